@@ -1,0 +1,216 @@
+//! Turning a scenario into a ready-to-run simulation, validating every field on the way.
+
+use std::collections::HashMap;
+
+use crate::error::ScenarioError;
+use crate::event::EventQueue;
+use crate::packet::PacketPool;
+use crate::port::{Port, PortId};
+use crate::queue::QueueDiscipline;
+use crate::recorder::Recorder;
+use crate::rng::{domain, stream};
+use crate::routing::{ForwardingTable, NO_ROUTE};
+use crate::scenario::{EventSpec, LinkSpec, PortOverride, Scenario};
+use crate::sim::{Action, Flow, FlowStats, Simulation};
+use crate::time::{from_secs, Time};
+use crate::traffic::{PacketSize, UdpSource};
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError::new(field, message)
+}
+
+/// A duration or instant in seconds: finite and not negative (or strictly positive).
+fn seconds(value: f64, field: &str, strictly_positive: bool) -> Result<Time, ScenarioError> {
+    if !value.is_finite() || value < 0.0 || (strictly_positive && value == 0.0) {
+        let need = if strictly_positive { "a positive" } else { "a non-negative" };
+        return Err(err(field, format!("must be {need} finite number of seconds, got {value}")));
+    }
+    Ok(from_secs(value))
+}
+
+fn rate_bps(value: f64, field: &str) -> Result<u64, ScenarioError> {
+    if !value.is_finite() || value < 1.0 {
+        return Err(err(field, format!("must be a finite rate of at least 1 bit/s, got {value}")));
+    }
+    Ok(value.round() as u64)
+}
+
+struct Names<'a> {
+    ids: HashMap<&'a str, u32>,
+}
+
+impl Names<'_> {
+    fn node(&self, name: &str, field: &str) -> Result<u32, ScenarioError> {
+        self.ids.get(name).copied().ok_or_else(|| err(field, format!("unknown node '{name}'")))
+    }
+}
+
+impl Simulation {
+    pub fn build(s: &Scenario) -> Result<Simulation, ScenarioError> {
+        let end = seconds(s.duration_s, "duration_s", true)?;
+        if s.routing.ttl == 0 {
+            return Err(err("routing.ttl", "must be at least 1"));
+        }
+
+        let mut names = Names { ids: HashMap::new() };
+        for (i, n) in s.nodes.iter().enumerate() {
+            if n.name.is_empty() {
+                return Err(err(format!("nodes[{i}].name"), "must not be empty"));
+            }
+            if n.name.contains("->") {
+                return Err(err(format!("nodes[{i}].name"), "must not contain '->' (it names ports)"));
+            }
+            if names.ids.insert(&n.name, i as u32).is_some() {
+                return Err(err(format!("nodes[{i}].name"), format!("duplicate node name '{}'", n.name)));
+            }
+        }
+        if s.nodes.is_empty() {
+            return Err(err("nodes", "a scenario needs at least one node"));
+        }
+
+        let mut ports = Vec::with_capacity(2 * s.links.len());
+        let mut port_ids: HashMap<String, PortId> = HashMap::new();
+        for (i, link) in s.links.iter().enumerate() {
+            let f = format!("links[{i}]");
+            let a = names.node(&link.a, &format!("{f}.a"))?;
+            let b = names.node(&link.b, &format!("{f}.b"))?;
+            if a == b {
+                return Err(err(f, format!("a link cannot connect node '{}' to itself", link.a)));
+            }
+            let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
+            for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
+                let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, s)?;
+                if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
+                    return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
+                }
+                ports.push(port);
+            }
+        }
+        let routes = ForwardingTable::shortest_paths(s.nodes.len(), &ports, s.routing.metric);
+
+        let mut flows = Vec::with_capacity(s.flows.len());
+        let mut sources = Vec::with_capacity(s.flows.len());
+        let mut flow_names = HashMap::new();
+        for (i, fs) in s.flows.iter().enumerate() {
+            let f = format!("flows[{i}]");
+            if flow_names.insert(fs.name.as_str(), i).is_some() {
+                return Err(err(format!("{f}.name"), format!("duplicate flow name '{}'", fs.name)));
+            }
+            let src = names.node(&fs.src, &format!("{f}.src"))?;
+            let dst = names.node(&fs.dst, &format!("{f}.dst"))?;
+            if src == dst {
+                return Err(err(f, "src and dst must differ"));
+            }
+            if routes.port(src, dst) == NO_ROUTE {
+                return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
+            }
+            let start = seconds(fs.start_s, &format!("{f}.start_s"), false)?;
+            let stop = match fs.stop_s {
+                Some(v) => seconds(v, &format!("{f}.stop_s"), false)?,
+                None => end,
+            };
+            if stop <= start {
+                return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
+            }
+            let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
+            let rng = stream(s.seed, domain::SOURCE, i as u64);
+            sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
+            flows.push(Flow { name: fs.name.clone(), src, dst, stats: FlowStats::default() });
+        }
+
+        let port_named = |name: &str, field: &str| -> Result<PortId, ScenarioError> {
+            port_ids.get(name).copied().ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
+        };
+        let mut actions = Vec::with_capacity(s.events.len());
+        for (i, ev) in s.events.iter().enumerate() {
+            let f = format!("events[{i}]");
+            match ev {
+                EventSpec::SetRate { at_s, port, rate_bps: r } => {
+                    let at = seconds(*at_s, &format!("{f}.at_s"), false)?;
+                    if at > end {
+                        return Err(err(format!("{f}.at_s"), "is after the end of the run (duration_s)"));
+                    }
+                    let port = port_named(port, &format!("{f}.port"))?;
+                    actions.push((at, Action::SetRate { port, rate_bps: rate_bps(*r, &format!("{f}.rate_bps"))? }));
+                }
+            }
+        }
+
+        let recorder = match &s.recorder {
+            None => None,
+            Some(r) => {
+                let interval = seconds(r.interval_s, "recorder.interval_s", true)?;
+                let sampled = if r.ports.is_empty() {
+                    (0..ports.len() as PortId).collect()
+                } else {
+                    r.ports
+                        .iter()
+                        .enumerate()
+                        .map(|(i, name)| port_named(name, &format!("recorder.ports[{i}]")))
+                        .collect::<Result<Vec<_>, _>>()?
+                };
+                Some(Recorder::new(interval, sampled, r.quantities.clone()))
+            }
+        };
+
+        let mut sim = Simulation {
+            now: 0,
+            end,
+            seed: s.seed,
+            ttl: s.routing.ttl,
+            events: EventQueue::default(),
+            pool: PacketPool::default(),
+            node_names: s.nodes.iter().map(|n| n.name.clone()).collect(),
+            routes,
+            ports,
+            flows,
+            sources,
+            actions,
+            recorder,
+            rate_log: vec![],
+            dropped_no_route: 0,
+            dropped_ttl: 0,
+        };
+        sim.start();
+        Ok(sim)
+    }
+
+    pub fn from_json(text: &str) -> Result<Simulation, ScenarioError> {
+        Simulation::build(&Scenario::from_json(text)?)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_port(
+    link: &LinkSpec,
+    over: Option<&PortOverride>,
+    field: &str,
+    dir: &str,
+    from: u32,
+    to: u32,
+    delay: Time,
+    s: &Scenario,
+) -> Result<Port, ScenarioError> {
+    let (rate, rate_field) = match over.and_then(|o| o.rate_bps) {
+        Some(r) => (r, format!("{field}.{dir}.rate_bps")),
+        None => (link.rate_bps, format!("{field}.rate_bps")),
+    };
+    let (queue, queue_field) = match over.and_then(|o| o.queue.as_ref()) {
+        Some(q) => (q, format!("{field}.{dir}.queue")),
+        None => (&link.queue, format!("{field}.queue")),
+    };
+    let (transition, transition_field) = match over.and_then(|o| o.transition_s) {
+        Some(t) => (t, format!("{field}.{dir}.transition_s")),
+        None => (link.transition_s, format!("{field}.transition_s")),
+    };
+    let name = format!("{}->{}", s.nodes[from as usize].name, s.nodes[to as usize].name);
+    Ok(Port::new(
+        name,
+        from,
+        to,
+        rate_bps(rate, &rate_field)?,
+        delay,
+        seconds(transition, &transition_field, false)?,
+        QueueDiscipline::from_spec(queue, &queue_field)?,
+    ))
+}

@@ -1,0 +1,106 @@
+//! A port: one direction of a link. Queue discipline + transmitter serializing at the
+//! port's current rate + a propagation pipe to the next node.
+//!
+//! The pipe is a FIFO of (arrival time, packet): the delay is the same for every packet,
+//! so arrivals leave in order and only the head needs an event (as htsim's pipes do).
+
+use std::collections::VecDeque;
+
+use crate::packet::PacketId;
+use crate::queue::{Occupancy, QueueDiscipline};
+use crate::time::Time;
+
+pub type PortId = u32;
+
+#[derive(Clone, Debug, Default)]
+pub struct PortStats {
+    pub enqueued_packets: u64,
+    pub enqueued_bytes: u64,
+    pub dropped_packets: u64,
+    pub dropped_bytes: u64,
+    pub transmitted_packets: u64,
+    pub transmitted_bytes: u64,
+    /// Every byte offered to the port, admitted or not.
+    pub arrived_bytes: u64,
+    /// Serialization time of transmissions started (the unfinished part is removed at the end).
+    pub busy_time: Time,
+    pub rate_changes: u64,
+    pub frozen_time: Time,
+    /// ∫ waiting packets dt and ∫ waiting bytes dt, in unit·ps.
+    pub queue_packets_area: u128,
+    pub queue_bytes_area: u128,
+    /// ∫ configured rate dt, in bit/s·ps.
+    pub rate_area: u128,
+}
+
+pub struct Port {
+    pub name: String,
+    pub from: u32,
+    pub to: u32,
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub transition: Time,
+    pub discipline: QueueDiscipline,
+    pub queue: VecDeque<PacketId>,
+    pub queue_bytes: u64,
+    /// The packet being serialized and when it finishes.
+    pub in_service: Option<(PacketId, Time)>,
+    /// The port sends nothing before this time (rate transition).
+    pub frozen_until: Time,
+    pub pipe: VecDeque<(Time, PacketId)>,
+    pub stats: PortStats,
+    /// When the time integrals were last brought up to date.
+    last_change: Time,
+}
+
+impl Port {
+    pub fn new(name: String, from: u32, to: u32, rate_bps: u64, delay: Time, transition: Time, discipline: QueueDiscipline) -> Port {
+        Port {
+            name,
+            from,
+            to,
+            rate_bps,
+            delay,
+            transition,
+            discipline,
+            queue: VecDeque::new(),
+            queue_bytes: 0,
+            in_service: None,
+            frozen_until: 0,
+            pipe: VecDeque::new(),
+            stats: PortStats::default(),
+            last_change: 0,
+        }
+    }
+
+    pub fn occupancy(&self, sizes: impl Fn(PacketId) -> u32) -> Occupancy {
+        Occupancy {
+            waiting_packets: self.queue.len() as u32,
+            waiting_bytes: self.queue_bytes,
+            in_service_bytes: self.in_service.map(|(p, _)| sizes(p)),
+        }
+    }
+
+    /// Brings the queue-length and rate integrals up to `now`; call before any change.
+    #[inline]
+    pub fn integrate(&mut self, now: Time) {
+        let dt = (now - self.last_change) as u128;
+        if dt > 0 {
+            self.stats.queue_packets_area += self.queue.len() as u128 * dt;
+            self.stats.queue_bytes_area += self.queue_bytes as u128 * dt;
+            self.stats.rate_area += self.rate_bps as u128 * dt;
+            self.last_change = now;
+        }
+    }
+
+    /// True when the transmitter may start the next packet now.
+    #[inline]
+    pub fn can_start(&self, now: Time) -> bool {
+        self.in_service.is_none() && now >= self.frozen_until && !self.queue.is_empty()
+    }
+
+    /// Packets held by the port: waiting, in service and propagating.
+    pub fn held_packets(&self) -> usize {
+        self.queue.len() + self.in_service.is_some() as usize + self.pipe.len()
+    }
+}

@@ -1,0 +1,38 @@
+import copy
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
+
+# Three nodes in a line plus one link per direction of travel: the smallest scenario that
+# exercises every section of the schema.
+VALID_SCENARIO = {
+    "name": "line",
+    "seed": 3,
+    "duration_s": 2.0,
+    "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+    "links": [
+        {"a": "a", "b": "b", "rate_bps": 10e6, "delay_s": 1e-3},
+        {"a": "b", "b": "c", "rate_bps": 5e6, "delay_s": 2e-3, "queue": {"type": "droptail", "limit_bytes": 30_000}},
+    ],
+    "flows": [
+        {"name": "f", "src": "a", "dst": "c", "traffic": {"type": "poisson", "rate_bps": 2e6}},
+        {
+            "name": "g",
+            "src": "c",
+            "dst": "a",
+            "traffic": {"type": "on_off", "peak_rate_bps": 4e6, "on_mean_s": 0.1, "off_mean_s": 0.2},
+            "start_s": 0.5,
+            "stop_s": 1.5,
+        },
+    ],
+    "events": [{"action": "set_rate", "at_s": 1.0, "port": "b->c", "rate_bps": 2e6}],
+    "recorder": {"interval_s": 0.1},
+}
+
+
+@pytest.fixture
+def scenario_dict():
+    return copy.deepcopy(VALID_SCENARIO)

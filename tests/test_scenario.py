@@ -26,13 +26,49 @@ def test_defaults_are_the_engines(scenario_dict):
         "count_in_service": True,
     }
     assert engine["links"][0]["transition_s"] == 0.0
+    assert engine["links"][0]["error_rate"] == 0.0
     assert engine["links"][0]["a_to_b"] is None
     assert engine["flows"][0]["packet_size"] == {"type": "fixed", "bytes": 1000}
     assert engine["flows"][0]["start_s"] == 0.0 and engine["flows"][0]["stop_s"] is None
+    assert engine["flows"][0]["tcp"] is None
     assert engine["recorder"] == {
         "interval_s": 0.1,
         "ports": [],
         "quantities": ["queue_packets", "rate_bps", "arrival_rate_bps"],
+        "flows": [],
+        "flow_quantities": ["cwnd_segments", "ssthresh_segments"],
+        "trace_flows": [],
+    }
+
+
+def test_aqm_defaults_are_the_engines(scenario_dict):
+    # The serde defaults of QueueSpec::Red and QueueSpec::Threshold (ns-2's RED defaults).
+    scenario_dict["links"][0]["queue"] = {"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 100}
+    scenario_dict["links"][1]["queue"] = {"type": "threshold", "k_packets": 20, "limit_packets": 100}
+    engine = json.loads(Scenario.from_dict(scenario_dict).to_engine_json())
+    assert engine["links"][0]["queue"] == {
+        "type": "red",
+        "min_th": 5.0,
+        "max_th": 15.0,
+        "max_p": 0.1,
+        "w_q": 0.002,
+        "gentle": True,
+        "wait": True,
+        "ecn": False,
+        "mode": "packets",
+        "mean_packet_bytes": 500,
+        "idle_decay": "ns2",
+        "limit_packets": 100,
+        "limit_bytes": None,
+        "count_in_service": True,
+    }
+    assert engine["links"][1]["queue"] == {
+        "type": "threshold",
+        "k_packets": 20,
+        "k_bytes": None,
+        "limit_packets": 100,
+        "limit_bytes": None,
+        "count_in_service": True,
     }
 
 
@@ -109,9 +145,9 @@ MALFORMED = [
     ),
     (
         "unknown queue type",
-        lambda d: set_path(d, ["links", 0, "queue"], {"type": "red"}),
+        lambda d: set_path(d, ["links", 0, "queue"], {"type": "sfq"}),
         "links[0].queue.type",
-        "unknown type 'red'",
+        "unknown type 'sfq'",
     ),
     (
         "queue without type",
@@ -142,6 +178,76 @@ MALFORMED = [
         lambda d: set_path(d, ["links", 0, "b_to_a"], {"queue": {"type": "droptail", "limit_packets": 0}}),
         "links[0].b_to_a.queue.limit_packets",
         "greater than or equal to 1",
+    ),
+    (
+        "red thresholds upside down",
+        lambda d: set_path(d, ["links", 0, "queue"], {"type": "red", "min_th": 15, "max_th": 5, "limit_packets": 100}),
+        "links[0].queue.max_th",
+        "greater than min_th (15.0)",
+    ),
+    (
+        "red weight above 1",
+        lambda d: set_path(
+            d, ["links", 0, "queue"], {"type": "red", "min_th": 5, "max_th": 15, "w_q": 1.5, "limit_packets": 100}
+        ),
+        "links[0].queue.w_q",
+        "less than or equal to 1",
+    ),
+    (
+        "red min_th at the buffer size",
+        lambda d: set_path(d, ["links", 0, "queue"], {"type": "red", "min_th": 8, "max_th": 24, "limit_packets": 8}),
+        "links[0].queue.min_th",
+        "below limit_packets (8)",
+    ),
+    (
+        "red without a limit",
+        lambda d: set_path(d, ["links", 0, "queue"], {"type": "red", "min_th": 5, "max_th": 15}),
+        "links[0].queue",
+        "exactly one of limit_packets and limit_bytes",
+    ),
+    (
+        "red unknown mode",
+        lambda d: set_path(
+            d, ["links", 0, "queue"], {"type": "red", "min_th": 5, "max_th": 15, "mode": "bits", "limit_packets": 100}
+        ),
+        "links[0].queue.mode",
+        "'packets' or 'bytes'",
+    ),
+    (
+        "red ns-2 parameter name",
+        lambda d: set_path(
+            d, ["links", 0, "queue"], {"type": "red", "min_th": 5, "max_th": 15, "setbit": True, "limit_packets": 100}
+        ),
+        "links[0].queue.setbit",
+        "unknown field",
+    ),
+    (
+        "threshold with two thresholds",
+        lambda d: set_path(
+            d,
+            ["links", 1, "b_to_a"],
+            {"queue": {"type": "threshold", "k_packets": 20, "k_bytes": 30000, "limit_packets": 100}},
+        ),
+        "links[1].b_to_a.queue",
+        "exactly one of k_packets and k_bytes",
+    ),
+    (
+        "threshold at the buffer size",
+        lambda d: set_path(d, ["links", 0, "queue"], {"type": "threshold", "k_packets": 100, "limit_packets": 100}),
+        "links[0].queue.k_packets",
+        "below limit_packets (100)",
+    ),
+    (
+        "certain corruption",
+        lambda d: set_path(d, ["links", 0, "error_rate"], 1.0),
+        "links[0].error_rate",
+        "less than 1",
+    ),
+    (
+        "negative override error rate",
+        lambda d: set_path(d, ["links", 1, "a_to_b"], {"error_rate": -0.01}),
+        "links[1].a_to_b.error_rate",
+        "greater than or equal to 0",
     ),
     ("unknown flow source", lambda d: set_path(d, ["flows", 0, "src"], "x"), "flows[0].src", "unknown node 'x'"),
     (

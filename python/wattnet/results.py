@@ -9,34 +9,14 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = ("ports", "flows", "timeseries", "rate_changes")
+TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace")
 
-# The engine's column types. The binding hands over plain lists and an empty list has no
-# type, so without these a table with no rows (no events, no recorder) would be written
-# with wrong types. Columns not listed keep the type pandas infers.
-_TEXT, _COUNT, _REAL = "str", "int64", "float64"
-COLUMN_TYPES = {
-    "ports": {
-        "port": _TEXT, "from": _TEXT, "to": _TEXT,
-        "enqueued_packets": _COUNT, "enqueued_bytes": _COUNT, "dropped_packets": _COUNT, "dropped_bytes": _COUNT,
-        "transmitted_packets": _COUNT, "transmitted_bytes": _COUNT, "busy_time_s": _REAL, "utilization": _REAL,
-        "mean_queue_packets": _REAL, "mean_queue_bytes": _REAL, "mean_rate_bps": _REAL, "final_rate_bps": _REAL,
-        "rate_changes": _COUNT, "frozen_time_s": _REAL,
-    },
-    "flows": {
-        "flow": _TEXT, "src": _TEXT, "dst": _TEXT, "sent_packets": _COUNT, "sent_bytes": _COUNT,
-        "received_packets": _COUNT, "received_bytes": _COUNT, "dropped_packets": _COUNT,
-        "in_network_packets": _COUNT, "mean_delay_s": _REAL,
-    },
-    "timeseries": {"time_s": _REAL, "entity": _TEXT, "quantity": _TEXT, "value": _REAL},
-    "rate_changes": {"time_s": _REAL, "port": _TEXT, "old_rate_bps": _REAL, "new_rate_bps": _REAL},
-}  # fmt: skip
+# The engine sends every column with its type, so a table with no rows keeps its schema.
+_DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
 
 
-def to_frame(table: str, columns: dict[str, list]) -> pd.DataFrame:
-    frame = pd.DataFrame(columns)
-    types = COLUMN_TYPES[table]
-    return frame.astype({name: types[name] for name in frame.columns if name in types})
+def to_frame(columns: dict[str, tuple[str, list]]) -> pd.DataFrame:
+    return pd.DataFrame({name: pd.Series(values, dtype=_DTYPES[kind]) for name, (kind, values) in columns.items()})
 
 
 @dataclass(frozen=True)
@@ -44,13 +24,19 @@ class Results:
     summary: dict[str, Any]
     """Run metadata (scenario_hash, seed, engine_version, wall_time_s) and the engine's counters."""
     ports: pd.DataFrame
-    """One row per port ("from->to"): packets and bytes enqueued, dropped, transmitted; utilization."""
+    """One row per port ("from->to"): packets and bytes enqueued, dropped (of which early, by the AQM),
+    ECN-marked, transmitted and corrupted on the wire; utilization."""
     flows: pd.DataFrame
     """One row per flow: packets sent, received, dropped and still in the network; mean delay."""
     timeseries: pd.DataFrame
     """The recorder's samples, one row per (time_s, entity, quantity)."""
     rate_changes: pd.DataFrame
     """One row per change of a port's service rate."""
+    connections: pd.DataFrame
+    """One row per TCP connection: times, goodput, data packets sent (retransmissions, timeouts,
+    fast retransmits) and received (duplicates, CE marks), ACKs sent, final cwnd and SRTT."""
+    cwnd_trace: pd.DataFrame
+    """cwnd and ssthresh at every change, for the flows in the recorder's trace_flows."""
     scenario_json: str
     """The canonical engine JSON of the scenario that was run."""
 
@@ -63,7 +49,7 @@ class Results:
         return cls(
             summary={**metadata, **engine_results["summary"]},
             scenario_json=scenario_json,
-            **{name: to_frame(name, tables[name]) for name in TABLES},
+            **{name: to_frame(tables[name]) for name in TABLES},
         )
 
     def write(self, directory: str | Path) -> Path:

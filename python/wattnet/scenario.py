@@ -24,6 +24,8 @@ PortRate = Annotated[float, Field(ge=1)]
 PositiveRate = Annotated[float, Field(gt=0)]
 NonNegativeSeconds = Annotated[float, Field(ge=0)]
 PositiveSeconds = Annotated[float, Field(gt=0)]
+# A probability per packet; 1 would lose everything.
+ErrorRate = Annotated[float, Field(ge=0, lt=1)]
 
 
 class _Model(BaseModel):
@@ -71,7 +73,87 @@ class DropTail(_Model):
         return self
 
 
-Queue = Annotated[DropTail, Field(discriminator="type")]
+class Red(_Model):
+    """RED (Floyd & Jacobson 1993) with Floyd's gentle variant and optional ECN marking.
+
+    ``min_th`` and ``max_th`` count packets, or bytes when ``mode`` is ``"bytes"``. The physical
+    buffer is exactly one of ``limit_packets`` and ``limit_bytes``, as for droptail.
+    """
+
+    type: Literal["red"] = "red"
+    min_th: float = Field(ge=0)
+    """Average queue at which early drops (or marks) start: packets, or bytes in byte mode."""
+    max_th: float
+    """Average queue at which the drop probability reaches max_p: packets, or bytes in byte mode."""
+    max_p: float = Field(0.1, gt=0, le=1)
+    w_q: float = Field(0.002, gt=0, le=1)
+    """Weight of the newest queue sample in the moving average."""
+    gentle: bool = True
+    """Probability rises from max_p to 1 between max_th and 2·max_th instead of jumping to 1 (ns-2 gentle_)."""
+    wait: bool = True
+    """ns-2 wait_: wait about 1/p_b packets between drops rather than 0 to 1/p_b."""
+    ecn: bool = False
+    """Mark ECN-capable packets with CE instead of dropping them, in the probabilistic region only."""
+    mode: Literal["packets", "bytes"] = "packets"
+    mean_packet_bytes: int = Field(500, ge=1, le=U32_MAX)
+    """Typical packet size: scales the drop probability in byte mode, and its transmission time at the
+    port's rate is the packet time of the idle decay."""
+    idle_decay: Literal["ns2", "floyd"] = "ns2"
+    """After m idle packet times: avg·(1 − w_q)^(m+1) as ns-2, or avg·(1 − w_q)^m as Floyd & Jacobson."""
+    limit_packets: int | None = Field(None, ge=1, le=U32_MAX)
+    limit_bytes: int | None = Field(None, ge=1, le=U64_MAX)
+    count_in_service: bool = True
+    """Whether the packet being transmitted counts towards the limit, as in ns-2's droptail."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Red:
+        problems = []
+        if self.max_th <= self.min_th:
+            problems.append(("max_th", f"must be greater than min_th ({self.min_th}), got {self.max_th}"))
+        if (self.limit_packets is None) == (self.limit_bytes is None):
+            problems.append(("", "set exactly one of limit_packets and limit_bytes"))
+        else:
+            # The average never reaches the buffer size: a min_th at or above it disables RED.
+            limit = getattr(self, f"limit_{self.mode}")
+            if limit is not None and self.min_th >= limit:
+                problems.append(("min_th", f"must be below limit_{self.mode} ({limit}), or RED never acts"))
+        if problems:
+            raise ScenarioError(problems)
+        return self
+
+
+class Threshold(_Model):
+    """DCTCP-style marking: CE on ECN-capable packets arriving while more than K wait.
+
+    Exactly one of ``k_packets`` and ``k_bytes``, and one of ``limit_packets`` and ``limit_bytes``;
+    packets that are not ECN-capable are queued unmarked, and only a full buffer drops.
+    """
+
+    type: Literal["threshold"] = "threshold"
+    k_packets: int | None = Field(None, ge=0, le=U32_MAX)
+    k_bytes: int | None = Field(None, ge=0, le=U64_MAX)
+    limit_packets: int | None = Field(None, ge=1, le=U32_MAX)
+    limit_bytes: int | None = Field(None, ge=1, le=U64_MAX)
+    count_in_service: bool = True
+    """Whether the packet being transmitted counts towards the limit, as in ns-2's droptail."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Threshold:
+        problems = []
+        if (self.k_packets is None) == (self.k_bytes is None):
+            problems.append(("", "set exactly one of k_packets and k_bytes"))
+        if (self.limit_packets is None) == (self.limit_bytes is None):
+            problems.append(("", "set exactly one of limit_packets and limit_bytes"))
+        for unit in ("packets", "bytes"):
+            k, limit = getattr(self, f"k_{unit}"), getattr(self, f"limit_{unit}")
+            if k is not None and limit is not None and k >= limit:
+                problems.append((f"k_{unit}", f"must be below limit_{unit} ({limit}), or no packet is ever marked"))
+        if problems:
+            raise ScenarioError(problems)
+        return self
+
+
+Queue = Annotated[DropTail | Red | Threshold, Field(discriminator="type")]
 
 
 def default_queue() -> DropTail:
@@ -84,13 +166,14 @@ class PortOverride(_Model):
     rate_bps: PortRate | None = None
     queue: Queue | None = None
     transition_s: NonNegativeSeconds | None = None
+    error_rate: ErrorRate | None = None
 
 
 class Link(_Model):
     """A bidirectional link: two ports, one per direction, with the same propagation delay.
 
-    ``rate_bps``, ``queue`` and ``transition_s`` apply to both directions unless a
-    direction overrides them in ``a_to_b`` / ``b_to_a``.
+    ``rate_bps``, ``queue``, ``transition_s`` and ``error_rate`` apply to both directions
+    unless a direction overrides them in ``a_to_b`` / ``b_to_a``.
     """
 
     a: str
@@ -101,6 +184,8 @@ class Link(_Model):
     queue: Queue = Field(default_factory=default_queue)
     transition_s: NonNegativeSeconds = 0.0
     """How long a port sends nothing after a rate change."""
+    error_rate: ErrorRate = 0.0
+    """Probability that a packet is corrupted on the wire and discarded at the far end (Bernoulli, per packet)."""
     a_to_b: PortOverride | None = None
     b_to_a: PortOverride | None = None
 
@@ -142,7 +227,165 @@ class OnOff(_Model):
         return self
 
 
-Traffic = Annotated[Cbr | Poisson | OnOff, Field(discriminator="type")]
+class Bulk(_Model):
+    """TCP: an endless transfer (FTP, iperf)."""
+
+    type: Literal["bulk"] = "bulk"
+
+
+class Transfer(_Model):
+    """TCP: one transfer of ``bytes``."""
+
+    type: Literal["transfer"] = "transfer"
+    bytes: int = Field(ge=1, le=U64_MAX)
+
+
+class Serial(_Model):
+    """TCP: ``files`` transfers of ``bytes`` each, one after the other, each a new connection
+    opened as soon as the previous transfer completes."""
+
+    type: Literal["serial"] = "serial"
+    files: int = Field(ge=1, le=U32_MAX)
+    bytes: int = Field(ge=1, le=U64_MAX)
+
+
+Traffic = Annotated[Cbr | Poisson | OnOff | Bulk | Transfer | Serial, Field(discriminator="type")]
+TCP_TRAFFIC = ("bulk", "transfer", "serial")
+
+
+class Tahoe(_Model):
+    """Reno's window with Tahoe recovery: slow start from one segment after a loss."""
+
+    type: Literal["tahoe"] = "tahoe"
+
+
+class Reno(_Model):
+    """RFC 5681 fast retransmit and fast recovery."""
+
+    type: Literal["reno"] = "reno"
+
+
+class NewReno(_Model):
+    """RFC 6582: recovery continues through partial ACKs."""
+
+    type: Literal["newreno"] = "newreno"
+
+
+class Bic(_Model):
+    """BIC (Linux tcp_bic.c constants)."""
+
+    type: Literal["bic"] = "bic"
+    beta: int = Field(819, ge=1, le=1023)
+    """Multiplicative decrease in 1/1024 (819: cwnd × 0.8 on loss)."""
+    b: int = Field(4, ge=2, le=U32_MAX)
+    """Binary-search divisor (BICTCP_B)."""
+    max_increment: int = Field(16, ge=1, le=U32_MAX)
+    """Largest increase per RTT, in segments."""
+    low_window: int = Field(14, ge=0, le=U32_MAX)
+    """At or below this cwnd BIC behaves like Reno."""
+    smooth_part: int = Field(20, ge=1, le=U32_MAX)
+    fast_convergence: bool = True
+    pre_loss_max_cnt: int = Field(20, ge=1, le=U32_MAX)
+    """Before the first loss, at most this many ACKs per segment of growth."""
+    initial_ssthresh: int = Field(0, ge=0, le=U32_MAX)
+    """Segments; 0 keeps the sender's (100 in kernels up to about 2.6.18)."""
+
+
+class Cubic(_Model):
+    """CUBIC (RFC 9438)."""
+
+    type: Literal["cubic"] = "cubic"
+    c: float = Field(0.4, gt=0)
+    """C in segments/s³."""
+    beta: float = Field(0.7, gt=0, lt=1)
+    """β_cubic (0.8 in kernels 2.6.19–2.6.25 and the ns-2 TCP-Linux copy)."""
+    fast_convergence: bool = True
+    tcp_friendliness: bool = True
+    """The Reno-friendly region."""
+    initial_ssthresh: int = Field(0, ge=0, le=U32_MAX)
+    """Segments; 0 keeps the sender's."""
+
+
+class Vegas(_Model):
+    """Vegas; thresholds in segments queued in the network (ns-2 values 1/3/1; Linux 2/4/1)."""
+
+    type: Literal["vegas"] = "vegas"
+    alpha: float = Field(1.0, ge=0)
+    beta: float = Field(3.0, ge=0)
+    gamma: float = Field(1.0, ge=0)
+    classic_diff: bool = False
+    """diff = cwnd·(rtt − baseRTT)/rtt (Brakmo & Peterson) instead of Linux's /baseRTT."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Vegas:
+        if self.alpha > self.beta:
+            raise ValueError(f"alpha ({self.alpha}) must not exceed beta ({self.beta})")
+        return self
+
+
+class Dctcp(_Model):
+    """DCTCP (RFC 8257); always negotiates ECN."""
+
+    type: Literal["dctcp"] = "dctcp"
+    g: float = Field(1 / 16, gt=0, le=1)
+    """Weight of the newest window in α."""
+    alpha_init: float = Field(1.0, ge=0, le=1)
+
+
+CongestionControl = Annotated[
+    Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp, Field(discriminator="type")
+]
+
+
+class Tcp(_Model):
+    """TCP settings; every field left out takes the value of ``profile``.
+
+    ``ns2``: the seeds' ns-2 agents (no SACK, no delayed ACKs, initial window 2, initial RTO
+    3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT). ``linux``: SACK,
+    40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s, maximum 120 s,
+    1 ms granularity, an RTT sample from every ACK.
+    """
+
+    profile: Literal["ns2", "linux"] = "ns2"
+    congestion_control: CongestionControl | None = None
+    """Default NewReno."""
+    mss_bytes: int | None = Field(None, ge=1, le=U32_MAX)
+    """Payload bytes per full segment; default 1460."""
+    header_bytes: int | None = Field(None, ge=0, le=U32_MAX)
+    """IP + TCP header bytes per packet; default 40."""
+    initial_window_segments: float | None = Field(None, ge=1)
+    initial_ssthresh_segments: float | None = Field(None, ge=1)
+    """Default 2^31 segments ("arbitrarily high")."""
+    abc_limit_segments: float | None = Field(None, ge=1)
+    """RFC 3465 L: window growth credited per ACK at most; default 1 (ns2), 2 (linux)."""
+    initial_rto_s: PositiveSeconds | None = None
+    min_rto_s: NonNegativeSeconds | None = None
+    max_rto_s: PositiveSeconds | None = None
+    clock_granularity_s: NonNegativeSeconds | None = None
+    delayed_ack_s: float | None = Field(None, ge=0, lt=0.5)
+    """Delayed-ACK timeout (below 0.5 s, RFC 5681); 0 acknowledges every segment at once."""
+    sack: bool | None = None
+    ecn: bool | None = None
+    """RFC 3168 ECN; DCTCP always negotiates ECN."""
+    receive_window_bytes: int | None = Field(None, ge=1, le=U64_MAX)
+    """Receive buffer advertised as the window; default 1 GiB (never the limit)."""
+    syn_retries: int | None = Field(None, ge=0, le=U32_MAX)
+    """Default 6 (Linux tcp_syn_retries)."""
+    dupthresh: int | None = Field(None, ge=1, le=U32_MAX)
+    """Duplicate ACKs that trigger fast retransmit; default 3."""
+    rtt_sampling: Literal["every_ack", "once_per_rtt"] | None = None
+    opener: Literal["sender", "receiver"] | None = None
+    """Which end sends the SYN; default the data sender."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Tcp:
+        if self.min_rto_s is not None and self.max_rto_s is not None and self.max_rto_s < self.min_rto_s:
+            raise ValueError("max_rto_s must be at least min_rto_s")
+        if self.mss_bytes is not None and self.receive_window_bytes is not None and self.receive_window_bytes < self.mss_bytes:
+            raise ValueError("receive_window_bytes must hold at least one segment (mss_bytes)")
+        if self.ecn is False and self.congestion_control is not None and self.congestion_control.type == "dctcp":
+            raise ValueError("DCTCP needs ECN")
+        return self
 
 
 class FixedSize(_Model):
@@ -188,9 +431,21 @@ class Flow(_Model):
     dst: str
     traffic: Traffic
     packet_size: PacketSize = Field(default_factory=default_packet_size)
+    """UDP only."""
+    tcp: Tcp | None = None
+    """TCP only; absent means the ``ns2`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
     stop_s: float | None = None
-    """No packet is emitted at or after this time; absent means the end of the run."""
+    """UDP only: no packet is emitted at or after this time; absent means the end of the run."""
+
+    @model_validator(mode="after")
+    def _transport_fields(self) -> Flow:
+        if self.traffic.type in TCP_TRAFFIC:
+            if self.stop_s is not None:
+                raise ValueError("stop_s applies to UDP traffic only; a TCP transfer ends with its data")
+        elif self.tcp is not None:
+            raise ValueError(f"tcp applies to TCP traffic ({', '.join(TCP_TRAFFIC)}) only")
+        return self
 
     @field_validator("stop_s")
     @classmethod
@@ -214,15 +469,21 @@ class SetRate(_Model):
 Event = Annotated[SetRate, Field(discriminator="action")]
 
 PortQuantity = Literal["queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps"]
+FlowQuantity = Literal["cwnd_segments", "ssthresh_segments", "srtt_s", "in_flight_bytes", "delivered_bytes"]
 
 
 class Recorder(_Model):
-    """Samples port quantities every ``interval_s`` into the timeseries table."""
+    """Samples port and TCP-flow quantities every ``interval_s`` into the timeseries table."""
 
     interval_s: PositiveSeconds
     ports: list[str] = []
     """Ports to sample ("from->to"); empty means every port."""
     quantities: list[PortQuantity] = ["queue_packets", "rate_bps", "arrival_rate_bps"]
+    flows: list[str] = []
+    """TCP flows sampled every interval (their latest connection)."""
+    flow_quantities: list[FlowQuantity] = ["cwnd_segments", "ssthresh_segments"]
+    trace_flows: list[str] = []
+    """TCP flows whose cwnd and ssthresh are logged at every change (table cwnd_trace)."""
 
 
 class Scenario(_Model):
@@ -280,7 +541,7 @@ def _union_tags(union: Any) -> set[str]:
 
 # Pydantic puts a union's tag in an error's location (("flows", 0, "traffic", "cbr", "rate_bps"));
 # no field is named like a tag, so the tags can simply be dropped from the path.
-_UNION_TAGS = set().union(*(_union_tags(union) for union in (Queue, Traffic, PacketSize, Event)))
+_UNION_TAGS = set().union(*(_union_tags(union) for union in (Queue, Traffic, PacketSize, Event, CongestionControl)))
 
 
 def _field_path(loc: tuple[str | int, ...]) -> str:
@@ -411,6 +672,13 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
         for i, quantity in enumerate(scenario.recorder.quantities):
             if quantity in scenario.recorder.quantities[:i]:
                 problems.append((f"recorder.quantities[{i}]", f"quantity {quantity!r} listed twice"))
+        tcp_flows = {f.name for f in scenario.flows if f.traffic.type in TCP_TRAFFIC}
+        for key in ("flows", "trace_flows"):
+            for i, name in enumerate(getattr(scenario.recorder, key)):
+                if name not in flow_names:
+                    problems.append((f"recorder.{key}[{i}]", f"unknown flow {name!r}"))
+                elif name not in tcp_flows:
+                    problems.append((f"recorder.{key}[{i}]", f"flow {name!r} is not a TCP flow"))
     return problems
 
 

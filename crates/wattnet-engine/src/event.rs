@@ -14,10 +14,14 @@ pub enum EventKind {
     TransitionEnd { port: u32 },
     /// A traffic source emits its next packet.
     SourceEmit { source: u32 },
+    /// A TCP flow's application starts.
+    AppStart { flow: u32 },
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },
     /// The recorder takes a sample.
     Sample,
+    /// A TCP connection's timer.
+    Tcp { conn: u32, timer: crate::tcp::TcpTimer },
     /// Used only by the bare event-queue benchmark.
     Bench { id: u32 },
 }

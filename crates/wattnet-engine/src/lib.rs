@@ -3,8 +3,8 @@
 //! A [`Scenario`] (the contract with the Python front end) is built into a [`Simulation`],
 //! run to its end, and turned into columnar [`Results`].
 
+pub mod aqm;
 pub mod bench;
-mod build;
 pub mod error;
 pub mod event;
 pub mod packet;
@@ -16,7 +16,9 @@ pub mod rng;
 pub mod routing;
 pub mod scenario;
 pub mod sim;
+pub mod tcp;
 pub mod time;
+mod timer;
 pub mod traffic;
 
 pub use error::{RunError, ScenarioError};

@@ -26,6 +26,47 @@ pub struct Packet {
     pub sent_at: Time,
     pub ttl: u8,
     pub ecn: Ecn,
+    /// The TCP connection this packet belongs to (`NO_CONNECTION` for UDP).
+    pub conn: u32,
+    pub tcp: TcpHeader,
+}
+
+pub const NO_CONNECTION: u32 = u32::MAX;
+
+/// The TCP header fields the simulation uses. Sequence numbers are 64-bit byte offsets
+/// from an initial sequence number of 0 (pcap output writes them modulo 2³²).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpHeader {
+    pub seq: u64,
+    pub ack: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Advertised receive window in bytes; routers may rewrite it (AWM).
+    pub window: u64,
+    pub flags: u8,
+    /// SACK blocks [start, end), the first `sack_blocks` of them valid (RFC 2018).
+    pub sack: [(u64, u64); 3],
+    pub sack_blocks: u8,
+}
+
+/// TCP header flag bits (RFC 9293 §3.1, RFC 3168 §6.1).
+pub mod flags {
+    pub const FIN: u8 = 0x01;
+    pub const SYN: u8 = 0x02;
+    pub const ACK: u8 = 0x10;
+    pub const ECE: u8 = 0x40;
+    pub const CWR: u8 = 0x80;
+}
+
+impl TcpHeader {
+    /// Sequence space the segment occupies: SYN and FIN count one each.
+    pub fn seq_len(&self) -> u64 {
+        self.len as u64 + (self.flags & flags::SYN != 0) as u64 + (self.flags & flags::FIN != 0) as u64
+    }
+
+    pub fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
 }
 
 /// A free-list arena of packets; ids stay valid until the packet is released.

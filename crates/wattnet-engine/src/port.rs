@@ -6,8 +6,11 @@
 
 use std::collections::VecDeque;
 
+use rand::Rng as _;
+
 use crate::packet::PacketId;
-use crate::queue::{Occupancy, QueueDiscipline};
+use crate::queue::{QueueDiscipline, QueueState};
+use crate::rng::Rng;
 use crate::time::Time;
 
 pub type PortId = u32;
@@ -16,8 +19,16 @@ pub type PortId = u32;
 pub struct PortStats {
     pub enqueued_packets: u64,
     pub enqueued_bytes: u64,
+    /// Every drop at this queue: overflow and AQM (early) drops.
     pub dropped_packets: u64,
     pub dropped_bytes: u64,
+    /// The part of `dropped_packets` the AQM chose (RED probabilistic and forced drops).
+    pub early_dropped_packets: u64,
+    /// Packets enqueued with CE set by the AQM (or arriving with CE where it would mark).
+    pub marked_packets: u64,
+    /// Packets corrupted on the wire and discarded at the far end (not in `dropped_*`).
+    pub corrupted_packets: u64,
+    pub corrupted_bytes: u64,
     pub transmitted_packets: u64,
     pub transmitted_bytes: u64,
     /// Every byte offered to the port, admitted or not.
@@ -48,6 +59,11 @@ pub struct Port {
     /// The port sends nothing before this time (rate transition).
     pub frozen_until: Time,
     pub pipe: VecDeque<(Time, PacketId)>,
+    /// Bernoulli corruption on the wire; None when the error rate is 0.
+    pub error_model: Option<PacketErrorModel>,
+    /// When the transmitter last finished a packet: with nothing waiting or in service, the
+    /// port has been idle since then (RED's q_time; 0 before any transmission, as ns-2).
+    pub last_tx_end: Time,
     pub stats: PortStats,
     /// When the time integrals were last brought up to date.
     last_change: Time,
@@ -68,16 +84,23 @@ impl Port {
             in_service: None,
             frozen_until: 0,
             pipe: VecDeque::new(),
+            error_model: None,
+            last_tx_end: 0,
             stats: PortStats::default(),
             last_change: 0,
         }
     }
 
-    pub fn occupancy(&self, sizes: impl Fn(PacketId) -> u32) -> Occupancy {
-        Occupancy {
+    /// What the queue discipline sees when a packet arrives.
+    #[inline]
+    pub fn queue_state(&self, sizes: impl Fn(PacketId) -> u32) -> QueueState {
+        let idle = self.queue.is_empty() && self.in_service.is_none();
+        QueueState {
             waiting_packets: self.queue.len() as u32,
             waiting_bytes: self.queue_bytes,
             in_service_bytes: self.in_service.map(|(p, _)| sizes(p)),
+            idle_since: if idle { Some(self.last_tx_end) } else { None },
+            rate_bps: self.rate_bps,
         }
     }
 
@@ -102,5 +125,26 @@ impl Port {
     /// Packets held by the port: waiting, in service and propagating.
     pub fn held_packets(&self) -> usize {
         self.queue.len() + self.in_service.is_some() as usize + self.pipe.len()
+    }
+}
+
+/// Bernoulli packet errors on a link direction (traffic.md §8): each packet independently
+/// corrupted with probability `rate`, drawn from the port's LINK_ERROR stream.
+#[derive(Clone, Debug)]
+pub struct PacketErrorModel {
+    rate: f64,
+    rng: Rng,
+}
+
+impl PacketErrorModel {
+    /// `rate` in (0, 1).
+    pub fn new(rate: f64, rng: Rng) -> PacketErrorModel {
+        assert!(rate > 0.0 && rate < 1.0, "packet error rate {rate} outside (0, 1)");
+        PacketErrorModel { rate, rng }
+    }
+
+    #[inline]
+    pub fn corrupts(&mut self) -> bool {
+        self.rng.gen_bool(self.rate)
     }
 }

@@ -1,19 +1,32 @@
 //! Queue disciplines: the admission decision a port makes for each arriving packet.
+//! DropTail lives here; RED and threshold marking in `aqm`.
 
+use crate::aqm::{Red, ThresholdMarking};
 use crate::error::ScenarioError;
+use crate::packet::Ecn;
+use crate::rng::Rng;
 use crate::scenario::QueueSpec;
+use crate::time::Time;
 
 /// What the discipline decides for an arriving packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
     Enqueue,
-    Drop,
+    /// Enqueue with CE set: an ECN congestion signal instead of a drop. A packet that
+    /// arrived with CE already set is left as it is and also counts as marked.
+    EnqueueMarked,
+    /// The physical buffer is full: tail drop.
+    DropOverflow,
+    /// The AQM chose to drop: RED's probabilistic or forced drop.
+    DropEarly,
 }
 
 #[derive(Clone, Debug)]
 pub enum QueueDiscipline {
     /// Tail drop at a limit in packets or bytes (aqm.md §1).
-    DropTail { limit: Limit, count_in_service: bool },
+    DropTail(BufferLimit),
+    Red(Red),
+    Threshold(ThresholdMarking),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,55 +35,94 @@ pub enum Limit {
     Bytes(u64),
 }
 
-/// The occupancy a discipline decides on.
+/// The physical buffer every discipline tail-drops at (aqm.md §1, and §2 step 6 for RED).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferLimit {
+    pub limit: Limit,
+    /// ns-2 counts the packet being transmitted towards the limit.
+    pub count_in_service: bool,
+}
+
+/// What a discipline sees of its port when a packet arrives.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Occupancy {
+pub struct QueueState {
     pub waiting_packets: u32,
     pub waiting_bytes: u64,
     /// Size of the packet being serialized, if any.
     pub in_service_bytes: Option<u32>,
+    /// With nothing waiting or in service: when the transmitter went idle (RED's q_time).
+    pub idle_since: Option<Time>,
+    /// The port's current service rate.
+    pub rate_bps: u64,
+}
+
+/// The arriving packet, as far as a discipline cares.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub now: Time,
+    pub size_bytes: u32,
+    pub ecn: Ecn,
+}
+
+impl BufferLimit {
+    /// Reads `limit_packets` / `limit_bytes` of a queue spec: exactly one must be set.
+    pub fn from_spec(
+        limit_packets: Option<u32>,
+        limit_bytes: Option<u64>,
+        count_in_service: bool,
+        field: &str,
+        kind: &str,
+    ) -> Result<Self, ScenarioError> {
+        let limit = match (limit_packets, limit_bytes) {
+            (Some(0), None) => return Err(ScenarioError::new(format!("{field}.limit_packets"), "must be at least 1")),
+            (None, Some(0)) => return Err(ScenarioError::new(format!("{field}.limit_bytes"), "must be at least 1")),
+            (Some(p), None) => Limit::Packets(p),
+            (None, Some(b)) => Limit::Bytes(b),
+            _ => {
+                return Err(ScenarioError::new(field, format!("{kind} needs exactly one of limit_packets and limit_bytes")))
+            }
+        };
+        Ok(BufferLimit { limit, count_in_service })
+    }
+
+    /// aqm.md §1: packet mode accepts while qlen < L, byte mode while qlen_bytes + size ≤ L.
+    #[inline]
+    pub fn admits(&self, q: &QueueState, size_bytes: u32) -> bool {
+        let (serving_pkts, serving_bytes) = match (self.count_in_service, q.in_service_bytes) {
+            (true, Some(b)) => (1, b as u64),
+            _ => (0, 0),
+        };
+        match self.limit {
+            Limit::Packets(l) => q.waiting_packets + serving_pkts < l,
+            Limit::Bytes(l) => q.waiting_bytes + serving_bytes + size_bytes as u64 <= l,
+        }
+    }
 }
 
 impl QueueDiscipline {
-    pub fn from_spec(spec: &QueueSpec, field: &str) -> Result<Self, ScenarioError> {
+    /// `rng` is the port's own stream (domain QUEUE); only RED draws from it.
+    pub fn from_spec(spec: &QueueSpec, field: &str, rng: Rng) -> Result<Self, ScenarioError> {
         match spec {
-            QueueSpec::Droptail { limit_packets, limit_bytes, count_in_service } => {
-                let limit = match (limit_packets, limit_bytes) {
-                    (Some(0), None) => return Err(ScenarioError::new(format!("{field}.limit_packets"), "must be at least 1")),
-                    (None, Some(0)) => return Err(ScenarioError::new(format!("{field}.limit_bytes"), "must be at least 1")),
-                    (Some(p), None) => Limit::Packets(*p),
-                    (None, Some(b)) => Limit::Bytes(*b),
-                    _ => {
-                        return Err(ScenarioError::new(
-                            field,
-                            "droptail needs exactly one of limit_packets and limit_bytes",
-                        ))
-                    }
-                };
-                Ok(QueueDiscipline::DropTail { limit, count_in_service: *count_in_service })
-            }
+            QueueSpec::Droptail { limit_packets, limit_bytes, count_in_service } => Ok(QueueDiscipline::DropTail(
+                BufferLimit::from_spec(*limit_packets, *limit_bytes, *count_in_service, field, "droptail")?,
+            )),
+            QueueSpec::Red { .. } => Ok(QueueDiscipline::Red(Red::from_spec(spec, field, rng)?)),
+            QueueSpec::Threshold { .. } => Ok(QueueDiscipline::Threshold(ThresholdMarking::from_spec(spec, field)?)),
         }
     }
 
-    /// aqm.md §1: accept while the occupancy stays within the limit, else drop on arrival.
     #[inline]
-    pub fn admit(&mut self, occ: Occupancy, size_bytes: u32) -> Admission {
-        match *self {
-            QueueDiscipline::DropTail { limit, count_in_service } => {
-                let (serving_pkts, serving_bytes) = match (count_in_service, occ.in_service_bytes) {
-                    (true, Some(b)) => (1, b as u64),
-                    _ => (0, 0),
-                };
-                let fits = match limit {
-                    Limit::Packets(l) => occ.waiting_packets + serving_pkts < l,
-                    Limit::Bytes(l) => occ.waiting_bytes + serving_bytes + size_bytes as u64 <= l,
-                };
-                if fits {
+    pub fn admit(&mut self, q: QueueState, arrival: Arrival) -> Admission {
+        match self {
+            QueueDiscipline::DropTail(buffer) => {
+                if buffer.admits(&q, arrival.size_bytes) {
                     Admission::Enqueue
                 } else {
-                    Admission::Drop
+                    Admission::DropOverflow
                 }
             }
+            QueueDiscipline::Red(red) => red.admit(&q, arrival),
+            QueueDiscipline::Threshold(marking) => marking.admit(&q, arrival),
         }
     }
 }
@@ -79,25 +131,33 @@ impl QueueDiscipline {
 mod tests {
     use super::*;
 
-    fn occ(p: u32, b: u64, serving: Option<u32>) -> Occupancy {
-        Occupancy { waiting_packets: p, waiting_bytes: b, in_service_bytes: serving }
+    fn state(p: u32, b: u64, serving: Option<u32>) -> QueueState {
+        QueueState { waiting_packets: p, waiting_bytes: b, in_service_bytes: serving, idle_since: None, rate_bps: 1_000_000 }
+    }
+
+    fn drop_tail(limit: Limit, count_in_service: bool) -> QueueDiscipline {
+        QueueDiscipline::DropTail(BufferLimit { limit, count_in_service })
+    }
+
+    fn admit(q: &mut QueueDiscipline, s: QueueState, size_bytes: u32) -> Admission {
+        q.admit(s, Arrival { now: 0, size_bytes, ecn: Ecn::NotEct })
     }
 
     #[test]
     fn packet_limit_counts_the_packet_in_service_like_ns2() {
-        let mut q = QueueDiscipline::DropTail { limit: Limit::Packets(3), count_in_service: true };
-        assert_eq!(q.admit(occ(1, 0, Some(100)), 100), Admission::Enqueue);
-        assert_eq!(q.admit(occ(2, 0, Some(100)), 100), Admission::Drop);
-        assert_eq!(q.admit(occ(2, 0, None), 100), Admission::Enqueue);
-        let mut q = QueueDiscipline::DropTail { limit: Limit::Packets(3), count_in_service: false };
-        assert_eq!(q.admit(occ(2, 0, Some(100)), 100), Admission::Enqueue);
-        assert_eq!(q.admit(occ(3, 0, Some(100)), 100), Admission::Drop);
+        let mut q = drop_tail(Limit::Packets(3), true);
+        assert_eq!(admit(&mut q, state(1, 0, Some(100)), 100), Admission::Enqueue);
+        assert_eq!(admit(&mut q, state(2, 0, Some(100)), 100), Admission::DropOverflow);
+        assert_eq!(admit(&mut q, state(2, 0, None), 100), Admission::Enqueue);
+        let mut q = drop_tail(Limit::Packets(3), false);
+        assert_eq!(admit(&mut q, state(2, 0, Some(100)), 100), Admission::Enqueue);
+        assert_eq!(admit(&mut q, state(3, 0, Some(100)), 100), Admission::DropOverflow);
     }
 
     #[test]
     fn byte_limit_admits_exactly_up_to_the_limit() {
-        let mut q = QueueDiscipline::DropTail { limit: Limit::Bytes(3000), count_in_service: false };
-        assert_eq!(q.admit(occ(2, 2000, Some(1500)), 1000), Admission::Enqueue);
-        assert_eq!(q.admit(occ(2, 2001, None), 1000), Admission::Drop);
+        let mut q = drop_tail(Limit::Bytes(3000), false);
+        assert_eq!(admit(&mut q, state(2, 2000, Some(1500)), 1000), Admission::Enqueue);
+        assert_eq!(admit(&mut q, state(2, 2001, None), 1000), Admission::DropOverflow);
     }
 }

@@ -1,30 +1,62 @@
-//! Samples chosen port quantities every Δt into a long (tidy) table.
+//! Samples chosen port and TCP-flow quantities every Δt into a long (tidy) table.
 
 use crate::port::{Port, PortId};
 use crate::results::{Column, Table};
-use crate::scenario::PortQuantity;
+use crate::scenario::{FlowQuantity, PortQuantity};
+use crate::sim::{Connection, Flow};
 use crate::time::{to_secs, Time};
+
+#[derive(Clone, Copy)]
+enum Entity {
+    Port(PortId),
+    Flow(u32),
+}
+
+#[derive(Clone, Copy)]
+enum Quantity {
+    Port(PortQuantity),
+    Flow(FlowQuantity),
+}
+
+impl Quantity {
+    fn name(self) -> &'static str {
+        match self {
+            Quantity::Port(q) => q.name(),
+            Quantity::Flow(q) => q.name(),
+        }
+    }
+}
 
 pub struct Recorder {
     pub interval: Time,
     ports: Vec<PortId>,
     quantities: Vec<PortQuantity>,
+    flows: Vec<u32>,
+    flow_quantities: Vec<FlowQuantity>,
     /// Cumulative arrived / transmitted bytes per sampled port at the previous sample.
     last_arrived: Vec<u64>,
     last_sent: Vec<u64>,
     time_s: Vec<f64>,
-    entity: Vec<u32>,
-    quantity: Vec<u8>,
+    entity: Vec<Entity>,
+    quantity: Vec<Quantity>,
     value: Vec<f64>,
 }
 
 impl Recorder {
-    pub fn new(interval: Time, ports: Vec<PortId>, quantities: Vec<PortQuantity>) -> Recorder {
+    pub fn new(
+        interval: Time,
+        ports: Vec<PortId>,
+        quantities: Vec<PortQuantity>,
+        flows: Vec<u32>,
+        flow_quantities: Vec<FlowQuantity>,
+    ) -> Recorder {
         let n = ports.len();
         Recorder {
             interval,
             ports,
             quantities,
+            flows,
+            flow_quantities,
             last_arrived: vec![0; n],
             last_sent: vec![0; n],
             time_s: vec![],
@@ -34,11 +66,13 @@ impl Recorder {
         }
     }
 
-    pub fn sample(&mut self, now: Time, ports: &[Port]) {
+    pub fn sample(&mut self, now: Time, ports: &[Port], flows: &[Flow], connections: &[Connection]) {
         let dt = to_secs(self.interval);
-        for (i, &pid) in self.ports.iter().enumerate() {
+        for i in 0..self.ports.len() {
+            let pid = self.ports[i];
             let p = &ports[pid as usize];
-            for (qi, q) in self.quantities.iter().enumerate() {
+            for qi in 0..self.quantities.len() {
+                let q = self.quantities[qi];
                 let v = match q {
                     PortQuantity::QueuePackets => p.queue.len() as f64,
                     PortQuantity::QueueBytes => p.queue_bytes as f64,
@@ -46,21 +80,46 @@ impl Recorder {
                     PortQuantity::ArrivalRateBps => (p.stats.arrived_bytes - self.last_arrived[i]) as f64 * 8.0 / dt,
                     PortQuantity::DepartureRateBps => (p.stats.transmitted_bytes - self.last_sent[i]) as f64 * 8.0 / dt,
                 };
-                self.time_s.push(to_secs(now));
-                self.entity.push(pid);
-                self.quantity.push(qi as u8);
-                self.value.push(v);
+                self.push(now, Entity::Port(pid), Quantity::Port(q), v);
             }
             self.last_arrived[i] = p.stats.arrived_bytes;
             self.last_sent[i] = p.stats.transmitted_bytes;
         }
+        for fi in 0..self.flows.len() {
+            let f = self.flows[fi];
+            // The flow's latest connection (a serial or web flow opens many in turn).
+            let Some(&id) = flows[f as usize].tcp.as_ref().and_then(|t| t.connections.last()) else { continue };
+            let c = &connections[id as usize];
+            for qi in 0..self.flow_quantities.len() {
+                let q = self.flow_quantities[qi];
+                let v = match q {
+                    FlowQuantity::CwndSegments => c.sender.window.cwnd,
+                    FlowQuantity::SsthreshSegments => c.sender.window.ssthresh,
+                    FlowQuantity::SrttS => c.sender.srtt().map_or(f64::NAN, to_secs),
+                    FlowQuantity::InFlightBytes => c.sender.in_flight() as f64,
+                    FlowQuantity::DeliveredBytes => c.receiver.bytes_delivered() as f64,
+                };
+                self.push(now, Entity::Flow(f), Quantity::Flow(q), v);
+            }
+        }
     }
 
-    pub fn table(&self, ports: &[Port]) -> Table {
+    fn push(&mut self, now: Time, entity: Entity, quantity: Quantity, value: f64) {
+        self.time_s.push(to_secs(now));
+        self.entity.push(entity);
+        self.quantity.push(quantity);
+        self.value.push(value);
+    }
+
+    pub fn table(&self, ports: &[Port], flows: &[Flow]) -> Table {
+        let name = |e: &Entity| match *e {
+            Entity::Port(p) => ports[p as usize].name.clone(),
+            Entity::Flow(f) => flows[f as usize].name.clone(),
+        };
         let mut t = Table::default();
         t.add("time_s", Column::F64(self.time_s.clone()))
-            .add("entity", Column::Str(self.entity.iter().map(|&p| ports[p as usize].name.clone()).collect()))
-            .add("quantity", Column::Str(self.quantity.iter().map(|&q| self.quantities[q as usize].name().to_string()).collect()))
+            .add("entity", Column::Str(self.entity.iter().map(name).collect()))
+            .add("quantity", Column::Str(self.quantity.iter().map(|q| q.name().to_string()).collect()))
             .add("value", Column::F64(self.value.clone()));
         t
     }

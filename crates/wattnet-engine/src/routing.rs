@@ -72,10 +72,10 @@ impl ForwardingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{Limit, QueueDiscipline};
+    use crate::queue::{BufferLimit, Limit, QueueDiscipline};
 
     fn port(from: u32, to: u32, delay: u64) -> Port {
-        let q = QueueDiscipline::DropTail { limit: Limit::Packets(10), count_in_service: true };
+        let q = QueueDiscipline::DropTail(BufferLimit { limit: Limit::Packets(10), count_in_service: true });
         Port::new(format!("{from}->{to}"), from, to, 1_000_000, delay, 0, q)
     }
 

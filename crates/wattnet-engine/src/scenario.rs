@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
+use crate::tcp::CcSpec;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -65,8 +66,8 @@ pub struct NodeSpec {
 }
 
 /// A bidirectional link: two ports, one per direction, with the same propagation delay.
-/// `rate_bps`, `queue` and `transition_s` apply to both directions unless a direction
-/// overrides them in `a_to_b` / `b_to_a`.
+/// `rate_bps`, `queue`, `transition_s` and `error_rate` apply to both directions unless a
+/// direction overrides them in `a_to_b` / `b_to_a`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
@@ -79,6 +80,10 @@ pub struct LinkSpec {
     /// How long a port sends nothing after a rate change.
     #[serde(default)]
     pub transition_s: f64,
+    /// Probability that a packet is corrupted on the wire and discarded at the far end
+    /// (Bernoulli, independent per packet; traffic.md §8). In [0, 1).
+    #[serde(default)]
+    pub error_rate: f64,
     #[serde(default)]
     pub a_to_b: Option<PortOverride>,
     #[serde(default)]
@@ -91,6 +96,7 @@ pub struct PortOverride {
     pub rate_bps: Option<f64>,
     pub queue: Option<QueueSpec>,
     pub transition_s: Option<f64>,
+    pub error_rate: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -104,6 +110,87 @@ pub enum QueueSpec {
         #[serde(default = "yes")]
         count_in_service: bool,
     },
+    /// RED (Floyd & Jacobson 1993) with Floyd's gentle variant and optional ECN marking
+    /// (aqm.md §2–3). Thresholds are in packets, or in bytes when `mode` is `bytes`; the
+    /// physical buffer is exactly one of `limit_packets` and `limit_bytes`, as for droptail.
+    Red {
+        /// Average queue at which early drops (marks) start: packets, or bytes in byte mode.
+        min_th: f64,
+        /// Average queue at which the drop probability reaches `max_p`: packets, or bytes.
+        max_th: f64,
+        #[serde(default = "default_red_max_p")]
+        max_p: f64,
+        /// Weight of the newest queue sample in the moving average.
+        #[serde(default = "default_red_w_q")]
+        w_q: f64,
+        /// Probability rises from `max_p` to 1 between `max_th` and 2·`max_th` instead of
+        /// jumping to 1 at `max_th` (ns-2 `gentle_`).
+        #[serde(default = "yes")]
+        gentle: bool,
+        /// ns-2 `wait_`: wait about 1/p_b packets between drops rather than 0 to 1/p_b.
+        #[serde(default = "yes")]
+        wait: bool,
+        /// Mark ECN-capable packets with CE instead of dropping them, in the probabilistic
+        /// region only (ns-2 `setbit_`).
+        #[serde(default)]
+        ecn: bool,
+        #[serde(default)]
+        mode: RedMode,
+        /// Typical packet size: scales the drop probability in byte mode, and its
+        /// transmission time at the port's rate is the packet time of the idle decay.
+        #[serde(default = "default_red_mean_packet_bytes")]
+        mean_packet_bytes: u32,
+        #[serde(default)]
+        idle_decay: RedIdleDecay,
+        limit_packets: Option<u32>,
+        limit_bytes: Option<u64>,
+        #[serde(default = "yes")]
+        count_in_service: bool,
+    },
+    /// DCTCP-style marking (aqm.md §4): set CE on ECN-capable packets that arrive when the
+    /// instantaneous queue exceeds K (exactly one of `k_packets`, `k_bytes`); tail drop at
+    /// the physical limit as droptail.
+    Threshold {
+        k_packets: Option<u32>,
+        k_bytes: Option<u64>,
+        limit_packets: Option<u32>,
+        limit_bytes: Option<u64>,
+        #[serde(default = "yes")]
+        count_in_service: bool,
+    },
+}
+
+/// What RED's average and thresholds count.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    #[default]
+    Packets,
+    /// Queue and thresholds in bytes; the drop probability scales with size/mean_packet_bytes.
+    Bytes,
+}
+
+/// How RED ages its average over an idle period of m packet times (aqm.md §2 step 1).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RedIdleDecay {
+    /// avg ← (1 − w_q)^(m+1)·avg, as ns-2 red.cc does.
+    #[default]
+    Ns2,
+    /// avg ← (1 − w_q)^m·avg, as in Floyd & Jacobson's Figure 2.
+    Floyd,
+}
+
+fn default_red_max_p() -> f64 {
+    0.1
+}
+
+fn default_red_w_q() -> f64 {
+    0.002
+}
+
+fn default_red_mean_packet_bytes() -> u32 {
+    500
 }
 
 fn yes() -> bool {
@@ -116,7 +203,8 @@ impl Default for QueueSpec {
     }
 }
 
-/// A unidirectional stream of packets from `src` to `dst`.
+/// Traffic from `src` to `dst`: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial),
+/// in which case `src` is the data sender and `tcp` configures the connections.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
@@ -124,8 +212,12 @@ pub struct FlowSpec {
     pub src: String,
     pub dst: String,
     pub traffic: TrafficSpec,
+    /// UDP only.
     #[serde(default)]
     pub packet_size: PacketSizeSpec,
+    /// TCP only; absent means the `ns2` profile with NewReno.
+    #[serde(default)]
+    pub tcp: Option<TcpSpec>,
     #[serde(default)]
     pub start_s: f64,
     /// No packet is emitted at or after this time; absent means the end of the run.
@@ -151,6 +243,85 @@ pub enum TrafficSpec {
         #[serde(default)]
         cycle_s: Option<f64>,
     },
+    /// TCP: an endless transfer (FTP, iperf).
+    Bulk,
+    /// TCP: one transfer of `bytes`.
+    Transfer { bytes: u64 },
+    /// TCP: `files` transfers of `bytes` each, one after the other, each a new connection
+    /// opened as soon as the previous transfer completes (traffic.md §7).
+    Serial { files: u32, bytes: u64 },
+}
+
+impl TrafficSpec {
+    pub fn is_tcp(&self) -> bool {
+        matches!(self, TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. })
+    }
+}
+
+/// TCP settings. Every field left out takes the value of `profile` (tcp.md):
+/// `ns2` — the seeds' ns-2 agents: no SACK, no delayed ACKs (ns-2's default sink), initial
+/// window 2, growth of one segment per ACK, initial RTO 3 s, minimum 0.2 s, maximum 60 s,
+/// 10 ms tick, one timed segment per RTT; `linux` — SACK, delayed ACKs of 40 ms, initial
+/// window 10, growth of up to 2 segments per ACK, initial RTO 1 s, minimum 0.2 s, maximum
+/// 120 s, 1 ms granularity, an RTT sample from every ACK.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    #[serde(default)]
+    pub profile: TcpProfile,
+    /// Default NewReno.
+    pub congestion_control: Option<CcSpec>,
+    /// Payload bytes per full segment; default 1460.
+    pub mss_bytes: Option<u32>,
+    /// IP + TCP header bytes per packet; default 40.
+    pub header_bytes: Option<u32>,
+    pub initial_window_segments: Option<f64>,
+    /// Default 2³¹ segments ("arbitrarily high", RFC 5681 §3.1).
+    pub initial_ssthresh_segments: Option<f64>,
+    /// RFC 3465 L: at most this many segments of window growth per ACK. Default 1 for `ns2`
+    /// (RFC 5681 without byte counting: +1 per ACK in slow start, +1/cwnd in avoidance), 2
+    /// for `linux`.
+    pub abc_limit_segments: Option<f64>,
+    pub initial_rto_s: Option<f64>,
+    pub min_rto_s: Option<f64>,
+    pub max_rto_s: Option<f64>,
+    pub clock_granularity_s: Option<f64>,
+    /// Delayed-ACK timeout; 0 acknowledges every segment at once.
+    pub delayed_ack_s: Option<f64>,
+    pub sack: Option<bool>,
+    /// RFC 3168 ECN; DCTCP always negotiates ECN.
+    pub ecn: Option<bool>,
+    /// Receive buffer advertised as the window; default 1 GiB (never the limit).
+    pub receive_window_bytes: Option<u64>,
+    /// Default 6 (Linux tcp_syn_retries).
+    pub syn_retries: Option<u32>,
+    /// Duplicate ACKs that trigger fast retransmit; default 3.
+    pub dupthresh: Option<u32>,
+    pub rtt_sampling: Option<RttSamplingSpec>,
+    /// Which end sends the SYN; default the data sender.
+    pub opener: Option<OpenerSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpProfile {
+    #[default]
+    Ns2,
+    Linux,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSamplingSpec {
+    EveryAck,
+    OncePerRtt,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenerSpec {
+    Sender,
+    Receiver,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -186,6 +357,41 @@ pub struct RecorderSpec {
     pub ports: Vec<String>,
     #[serde(default = "default_quantities")]
     pub quantities: Vec<PortQuantity>,
+    /// TCP flows whose connections are sampled every interval.
+    #[serde(default)]
+    pub flows: Vec<String>,
+    #[serde(default = "default_flow_quantities")]
+    pub flow_quantities: Vec<FlowQuantity>,
+    /// TCP flows whose cwnd and ssthresh are logged at every change (table `cwnd_trace`).
+    #[serde(default)]
+    pub trace_flows: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowQuantity {
+    CwndSegments,
+    SsthreshSegments,
+    SrttS,
+    InFlightBytes,
+    /// Data bytes delivered in order to the receiving application so far.
+    DeliveredBytes,
+}
+
+impl FlowQuantity {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowQuantity::CwndSegments => "cwnd_segments",
+            FlowQuantity::SsthreshSegments => "ssthresh_segments",
+            FlowQuantity::SrttS => "srtt_s",
+            FlowQuantity::InFlightBytes => "in_flight_bytes",
+            FlowQuantity::DeliveredBytes => "delivered_bytes",
+        }
+    }
+}
+
+fn default_flow_quantities() -> Vec<FlowQuantity> {
+    vec![FlowQuantity::CwndSegments, FlowQuantity::SsthreshSegments]
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -224,7 +430,10 @@ impl Scenario {
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            ScenarioError::new(if path == "." { String::new() } else { path }, e.inner().to_string())
+            // serde_json appends " at line L column C", which means nothing to a TOML author.
+            let message = e.inner().to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+            ScenarioError::new(if path == "." { String::new() } else { path }, message)
         })
     }
 }

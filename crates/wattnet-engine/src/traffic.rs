@@ -121,6 +121,9 @@ impl UdpSource {
                 };
                 Pattern::OnOff { peak_bps, on_s, off, on_until: start }
             }
+            TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } => {
+                return Err(ScenarioError::new(field, "TCP traffic has no UDP source"));
+            }
         };
         Ok(UdpSource { flow, size, pattern, start, stop, rng })
     }

@@ -76,7 +76,7 @@ impl Simulation {
         self.inner.events_processed()
     }
 
-    /// {"summary": {...}, "tables": {name: {column: list}}}
+    /// {"summary": {...}, "tables": {name: {column: (type, list)}}} with type "f64", "u64" or "str".
     fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let results = guarded(|| self.inner.results().map_err(|e| SimulationError::new_err(e.to_string())))?;
         to_python(py, &results)
@@ -94,13 +94,14 @@ fn to_python<'py>(py: Python<'py>, r: &Results) -> PyResult<Bound<'py, PyDict>> 
     let tables = PyDict::new(py);
     for (name, table) in &r.tables {
         let cols = PyDict::new(py);
+        // Each column travels with its type, so an empty column keeps it.
         for (col, values) in &table.columns {
-            let list = match values {
-                Column::F64(v) => PyList::new(py, v)?,
-                Column::U64(v) => PyList::new(py, v)?,
-                Column::Str(v) => PyList::new(py, v)?,
+            let typed = match values {
+                Column::F64(v) => ("f64", PyList::new(py, v)?),
+                Column::U64(v) => ("u64", PyList::new(py, v)?),
+                Column::Str(v) => ("str", PyList::new(py, v)?),
             };
-            cols.set_item(col, list)?;
+            cols.set_item(col, typed)?;
         }
         tables.set_item(name, cols)?;
     }

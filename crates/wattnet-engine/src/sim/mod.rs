@@ -1,15 +1,20 @@
-//! The simulation: arenas of nodes, ports, flows and sources driven by one event queue.
+//! The simulation: arenas of nodes, ports, flows, sources and connections driven by one
+//! event queue.
 
-use crate::error::RunError;
+mod build;
+mod report;
+mod transport;
+
 use crate::event::{EventKind, EventQueue};
-use crate::packet::{Ecn, Packet, PacketId, PacketPool};
+use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
 use crate::port::{Port, PortId};
-use crate::queue::Admission;
+use crate::queue::{Admission, Arrival};
 use crate::recorder::Recorder;
-use crate::results::{Column, Results, Scalar, Table};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::time::{serialization, to_secs, Time};
+use crate::tcp::Outgoing;
+use crate::time::{serialization, Time};
 use crate::traffic::UdpSource;
+pub use transport::{Application, Connection, CwndChange, TcpFlow};
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowStats {
@@ -26,7 +31,10 @@ pub struct Flow {
     pub name: String,
     pub src: u32,
     pub dst: u32,
+    pub start: Time,
     pub stats: FlowStats,
+    /// Present for TCP flows; UDP flows have a source instead.
+    pub tcp: Option<TcpFlow>,
 }
 
 /// A scenario action resolved to arena ids.
@@ -56,6 +64,10 @@ pub struct Simulation {
     pub(crate) actions: Vec<(Time, Action)>,
     pub(crate) recorder: Option<Recorder>,
     pub(crate) rate_log: Vec<RateChange>,
+    pub(crate) connections: Vec<Connection>,
+    /// Packets an endpoint asked to send while handling one event (reused, never shrunk).
+    pub(crate) outbox: Vec<Outgoing>,
+    pub(crate) cwnd_trace: Vec<CwndChange>,
     pub(crate) dropped_no_route: u64,
     pub(crate) dropped_ttl: u64,
 }
@@ -84,6 +96,11 @@ impl Simulation {
                 self.events.schedule(t, EventKind::SourceEmit { source: i as u32 });
             }
         }
+        for (i, flow) in self.flows.iter().enumerate() {
+            if flow.tcp.is_some() {
+                self.events.schedule(flow.start, EventKind::AppStart { flow: i as u32 });
+            }
+        }
         for (i, (t, _)) in self.actions.iter().enumerate() {
             self.events.schedule(*t, EventKind::Action { index: i as u32 });
         }
@@ -103,6 +120,8 @@ impl Simulation {
                 EventKind::PipeArrival { port } => self.pipe_arrival(port),
                 EventKind::TransitionEnd { port } => self.try_start(port),
                 EventKind::SourceEmit { source } => self.source_emit(source),
+                EventKind::AppStart { flow } => self.start_application(flow),
+                EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),
                 EventKind::Bench { .. } => {}
@@ -136,6 +155,8 @@ impl Simulation {
             sent_at: self.now,
             ttl: self.ttl,
             ecn: Ecn::NotEct,
+            conn: NO_CONNECTION,
+            tcp: TcpHeader::default(),
         });
         self.forward(src_node, pkt);
     }
@@ -163,18 +184,26 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, port_id: PortId, pkt: PacketId) {
-        let size = self.pool.get(pkt).size_bytes;
+        let p = self.pool.get(pkt);
+        let arrival = Arrival { now: self.now, size_bytes: p.size_bytes, ecn: p.ecn };
+        let size = p.size_bytes;
         let pool = &self.pool;
         let port = &mut self.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
-        let occupancy = port.occupancy(|id| pool.get(id).size_bytes);
-        match port.discipline.admit(occupancy, size) {
-            Admission::Drop => {
+        let state = port.queue_state(|id| pool.get(id).size_bytes);
+        let admission = port.discipline.admit(state, arrival);
+        match admission {
+            Admission::DropOverflow | Admission::DropEarly => {
                 port.stats.dropped_packets += 1;
                 port.stats.dropped_bytes += size as u64;
+                port.stats.early_dropped_packets += (admission == Admission::DropEarly) as u64;
                 self.discard(pkt);
             }
-            Admission::Enqueue => {
+            Admission::Enqueue | Admission::EnqueueMarked => {
+                if admission == Admission::EnqueueMarked {
+                    port.stats.marked_packets += 1;
+                    self.pool.get_mut(pkt).ecn = Ecn::Ce;
+                }
                 port.integrate(self.now);
                 port.queue.push_back(pkt);
                 port.queue_bytes += size as u64;
@@ -208,6 +237,7 @@ impl Simulation {
     fn tx_done(&mut self, port_id: PortId) {
         let port = &mut self.ports[port_id as usize];
         let (pkt, _) = port.in_service.take().expect("TxDone without a packet in service");
+        port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
         port.stats.transmitted_bytes += self.pool.get(pkt).size_bytes as u64;
         let arrival = self.now + port.delay;
@@ -226,6 +256,12 @@ impl Simulation {
         if let Some(&(next, _)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id });
         }
+        // traffic.md §8: a corrupted packet reaches the far end and is discarded there.
+        if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {
+            port.stats.corrupted_packets += 1;
+            port.stats.corrupted_bytes += self.pool.get(pkt).size_bytes as u64;
+            return self.discard(pkt);
+        }
         let to = port.to;
         self.forward(to, pkt);
     }
@@ -236,7 +272,11 @@ impl Simulation {
         stats.received_packets += 1;
         stats.received_bytes += p.size_bytes as u64;
         stats.delay_sum += (self.now - p.sent_at) as u128;
-        self.pool.release(pkt);
+        if p.conn == NO_CONNECTION {
+            self.pool.release(pkt);
+        } else {
+            self.tcp_deliver(pkt);
+        }
     }
 
     /// Drops a packet that no port counted (no route, TTL): charge it to its flow.
@@ -275,131 +315,10 @@ impl Simulation {
 
     fn sample(&mut self) {
         let Some(rec) = self.recorder.as_mut() else { return };
-        rec.sample(self.now, &self.ports);
+        rec.sample(self.now, &self.ports, &self.flows, &self.connections);
         let next = self.now + rec.interval;
         if next <= self.end {
             self.events.schedule(next, EventKind::Sample);
         }
-    }
-
-    // ---- results ----
-
-    /// Statistics at the current time, after checking that every packet is accounted for:
-    /// sent = received + dropped + held by ports.
-    pub fn results(&mut self) -> Result<Results, RunError> {
-        let now = self.now;
-        for p in &mut self.ports {
-            p.integrate(now);
-        }
-        let sent: u64 = self.flows.iter().map(|f| f.stats.sent_packets).sum();
-        let received: u64 = self.flows.iter().map(|f| f.stats.received_packets).sum();
-        let dropped: u64 = self.flows.iter().map(|f| f.stats.dropped_packets).sum();
-        let held: u64 = self.ports.iter().map(|p| p.held_packets() as u64).sum();
-        if sent != received + dropped + held || held != self.pool.live() as u64 {
-            return Err(RunError(format!(
-                "packet conservation violated at t = {} s: sent {sent} != received {received} + dropped {dropped} + in network {held} (pool holds {})",
-                to_secs(now),
-                self.pool.live()
-            )));
-        }
-        let mut in_network = vec![0u64; self.flows.len()];
-        for p in &self.ports {
-            let ids = p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
-            for &id in ids {
-                in_network[self.pool.get(id).flow as usize] += 1;
-            }
-        }
-        let summary = vec![
-            ("duration_s".to_string(), Scalar::Float(to_secs(now))),
-            ("seed".to_string(), Scalar::Int(self.seed)),
-            ("events".to_string(), Scalar::Int(self.events.processed())),
-            ("packets".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.transmitted_packets).sum())),
-            ("packets_sent".to_string(), Scalar::Int(sent)),
-            ("packets_received".to_string(), Scalar::Int(received)),
-            ("packets_dropped".to_string(), Scalar::Int(dropped)),
-            ("dropped_no_route".to_string(), Scalar::Int(self.dropped_no_route)),
-            ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
-            ("packets_in_network".to_string(), Scalar::Int(held)),
-            ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
-        ];
-        Ok(Results {
-            summary,
-            tables: vec![
-                ("ports".to_string(), self.port_table()),
-                ("flows".to_string(), self.flow_table(&in_network)),
-                (
-                    "timeseries".to_string(),
-                    self.recorder.as_ref().map_or_else(Recorder::empty_table, |r| r.table(&self.ports)),
-                ),
-                ("rate_changes".to_string(), self.rate_change_table()),
-            ],
-        })
-    }
-
-    fn port_table(&self) -> Table {
-        let now = self.now;
-        let span = now.max(1) as f64;
-        let ports = &self.ports;
-        let col_u = |f: &dyn Fn(&Port) -> u64| Column::U64(ports.iter().map(f).collect());
-        let col_f = |f: &dyn Fn(&Port) -> f64| Column::F64(ports.iter().map(f).collect());
-        // A transmission still under way at the end has only partly happened.
-        let busy = |p: &Port| p.stats.busy_time - p.in_service.map_or(0, |(_, done)| done.saturating_sub(now));
-        let mut t = Table::default();
-        t.add("port", Column::Str(ports.iter().map(|p| p.name.clone()).collect()))
-            .add("from", Column::Str(ports.iter().map(|p| self.node_names[p.from as usize].clone()).collect()))
-            .add("to", Column::Str(ports.iter().map(|p| self.node_names[p.to as usize].clone()).collect()))
-            .add("enqueued_packets", col_u(&|p| p.stats.enqueued_packets))
-            .add("enqueued_bytes", col_u(&|p| p.stats.enqueued_bytes))
-            .add("dropped_packets", col_u(&|p| p.stats.dropped_packets))
-            .add("dropped_bytes", col_u(&|p| p.stats.dropped_bytes))
-            .add("transmitted_packets", col_u(&|p| p.stats.transmitted_packets))
-            .add("transmitted_bytes", col_u(&|p| p.stats.transmitted_bytes))
-            .add("busy_time_s", col_f(&|p| to_secs(busy(p))))
-            .add("utilization", col_f(&|p| busy(p) as f64 / span))
-            .add("mean_queue_packets", col_f(&|p| p.stats.queue_packets_area as f64 / span))
-            .add("mean_queue_bytes", col_f(&|p| p.stats.queue_bytes_area as f64 / span))
-            .add("mean_rate_bps", col_f(&|p| p.stats.rate_area as f64 / span))
-            .add("final_rate_bps", col_f(&|p| p.rate_bps as f64))
-            .add("rate_changes", col_u(&|p| p.stats.rate_changes))
-            .add("frozen_time_s", col_f(&|p| to_secs(p.stats.frozen_time - p.frozen_until.saturating_sub(now))));
-        t
-    }
-
-    fn flow_table(&self, in_network: &[u64]) -> Table {
-        let flows = &self.flows;
-        let col_u = |f: &dyn Fn(&Flow) -> u64| Column::U64(flows.iter().map(f).collect());
-        let mut t = Table::default();
-        t.add("flow", Column::Str(flows.iter().map(|f| f.name.clone()).collect()))
-            .add("src", Column::Str(flows.iter().map(|f| self.node_names[f.src as usize].clone()).collect()))
-            .add("dst", Column::Str(flows.iter().map(|f| self.node_names[f.dst as usize].clone()).collect()))
-            .add("sent_packets", col_u(&|f| f.stats.sent_packets))
-            .add("sent_bytes", col_u(&|f| f.stats.sent_bytes))
-            .add("received_packets", col_u(&|f| f.stats.received_packets))
-            .add("received_bytes", col_u(&|f| f.stats.received_bytes))
-            .add("dropped_packets", col_u(&|f| f.stats.dropped_packets))
-            .add("in_network_packets", Column::U64(in_network.to_vec()))
-            .add(
-                "mean_delay_s",
-                Column::F64(
-                    flows
-                        .iter()
-                        .map(|f| match f.stats.received_packets {
-                            0 => f64::NAN,
-                            n => f.stats.delay_sum as f64 / n as f64 / crate::time::PS_PER_S as f64,
-                        })
-                        .collect(),
-                ),
-            );
-        t
-    }
-
-    fn rate_change_table(&self) -> Table {
-        let log = &self.rate_log;
-        let mut t = Table::default();
-        t.add("time_s", Column::F64(log.iter().map(|c| to_secs(c.time)).collect()))
-            .add("port", Column::Str(log.iter().map(|c| self.ports[c.port as usize].name.clone()).collect()))
-            .add("old_rate_bps", Column::F64(log.iter().map(|c| c.old_bps as f64).collect()))
-            .add("new_rate_bps", Column::F64(log.iter().map(|c| c.new_bps as f64).collect()));
-        t
     }
 }

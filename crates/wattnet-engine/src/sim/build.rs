@@ -5,13 +5,14 @@ use std::collections::HashMap;
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
 use crate::packet::PacketPool;
-use crate::port::{Port, PortId};
+use crate::port::{PacketErrorModel, Port, PortId};
 use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{EventSpec, LinkSpec, PortOverride, Scenario};
-use crate::sim::{Action, Flow, FlowStats, Simulation};
+use crate::scenario::{EventSpec, LinkSpec, PortOverride, Scenario, TrafficSpec};
+use crate::sim::{Action, Application, Flow, FlowStats, Simulation, TcpFlow};
+use crate::tcp::TcpConfig;
 use crate::time::{from_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
 
@@ -75,11 +76,11 @@ impl Simulation {
             let a = names.node(&link.a, &format!("{f}.a"))?;
             let b = names.node(&link.b, &format!("{f}.b"))?;
             if a == b {
-                return Err(err(f, format!("a link cannot connect node '{}' to itself", link.a)));
+                return Err(err(format!("{f}.b"), format!("a link cannot connect node '{}' to itself", link.a)));
             }
             let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
             for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
-                let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, s)?;
+                let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s)?;
                 if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
                     return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
                 }
@@ -99,7 +100,7 @@ impl Simulation {
             let src = names.node(&fs.src, &format!("{f}.src"))?;
             let dst = names.node(&fs.dst, &format!("{f}.dst"))?;
             if src == dst {
-                return Err(err(f, "src and dst must differ"));
+                return Err(err(format!("{f}.dst"), "src and dst must differ"));
             }
             if routes.port(src, dst) == NO_ROUTE {
                 return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
@@ -112,10 +113,31 @@ impl Simulation {
             if stop <= start {
                 return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
             }
-            let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
-            let rng = stream(s.seed, domain::SOURCE, i as u64);
-            sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
-            flows.push(Flow { name: fs.name.clone(), src, dst, stats: FlowStats::default() });
+            let tcp = if fs.traffic.is_tcp() {
+                let app = match fs.traffic {
+                    TrafficSpec::Transfer { bytes: 0 } | TrafficSpec::Serial { bytes: 0, .. } => {
+                        return Err(err(format!("{f}.traffic.bytes"), "must be at least 1"));
+                    }
+                    TrafficSpec::Serial { files: 0, .. } => return Err(err(format!("{f}.traffic.files"), "must be at least 1")),
+                    TrafficSpec::Transfer { bytes } => Application::Transfer { bytes },
+                    TrafficSpec::Serial { files, bytes } => Application::Serial { files, bytes },
+                    _ => Application::Bulk,
+                };
+                if fs.stop_s.is_some() {
+                    return Err(err(format!("{f}.stop_s"), "applies to UDP traffic only; a TCP transfer ends with its data"));
+                }
+                let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
+                Some(TcpFlow { config, app, connections: vec![], traced: false })
+            } else {
+                if fs.tcp.is_some() {
+                    return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial) only"));
+                }
+                let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
+                let rng = stream(s.seed, domain::SOURCE, i as u64);
+                sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
+                None
+            };
+            flows.push(Flow { name: fs.name.clone(), src, dst, start, stats: FlowStats::default(), tcp });
         }
 
         let port_named = |name: &str, field: &str| -> Result<PortId, ScenarioError> {
@@ -149,7 +171,29 @@ impl Simulation {
                         .map(|(i, name)| port_named(name, &format!("recorder.ports[{i}]")))
                         .collect::<Result<Vec<_>, _>>()?
                 };
-                Some(Recorder::new(interval, sampled, r.quantities.clone()))
+                let tcp_flow = |name: &String, field: String| -> Result<u32, ScenarioError> {
+                    match flow_names.get(name.as_str()) {
+                        Some(&i) if flows[i].tcp.is_some() => Ok(i as u32),
+                        Some(_) => Err(err(field, format!("flow '{name}' is not a TCP flow"))),
+                        None => Err(err(field, format!("unknown flow '{name}'"))),
+                    }
+                };
+                let sampled_flows = r
+                    .flows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| tcp_flow(name, format!("recorder.flows[{i}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let traced = r
+                    .trace_flows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| tcp_flow(name, format!("recorder.trace_flows[{i}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                for id in traced {
+                    flows[id as usize].tcp.as_mut().expect("checked").traced = true;
+                }
+                Some(Recorder::new(interval, sampled, r.quantities.clone(), sampled_flows, r.flow_quantities.clone()))
             }
         };
 
@@ -168,6 +212,9 @@ impl Simulation {
             actions,
             recorder,
             rate_log: vec![],
+            connections: vec![],
+            outbox: vec![],
+            cwnd_trace: vec![],
             dropped_no_route: 0,
             dropped_ttl: 0,
         };
@@ -189,6 +236,7 @@ fn make_port(
     from: u32,
     to: u32,
     delay: Time,
+    id: PortId,
     s: &Scenario,
 ) -> Result<Port, ScenarioError> {
     let (rate, rate_field) = match over.and_then(|o| o.rate_bps) {
@@ -203,14 +251,26 @@ fn make_port(
         Some(t) => (t, format!("{field}.{dir}.transition_s")),
         None => (link.transition_s, format!("{field}.transition_s")),
     };
+    let (error_rate, error_field) = match over.and_then(|o| o.error_rate) {
+        Some(p) => (p, format!("{field}.{dir}.error_rate")),
+        None => (link.error_rate, format!("{field}.error_rate")),
+    };
+    if !(0.0..1.0).contains(&error_rate) {
+        return Err(err(error_field, format!("must be a probability in [0, 1), got {error_rate}")));
+    }
     let name = format!("{}->{}", s.nodes[from as usize].name, s.nodes[to as usize].name);
-    Ok(Port::new(
+    let discipline = QueueDiscipline::from_spec(queue, &queue_field, stream(s.seed, domain::QUEUE, id as u64))?;
+    let mut port = Port::new(
         name,
         from,
         to,
         rate_bps(rate, &rate_field)?,
         delay,
         seconds(transition, &transition_field, false)?,
-        QueueDiscipline::from_spec(queue, &queue_field)?,
-    ))
+        discipline,
+    );
+    if error_rate > 0.0 {
+        port.error_model = Some(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64)));
+    }
+    Ok(port)
 }

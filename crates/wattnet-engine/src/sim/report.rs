@@ -1,0 +1,209 @@
+//! Results: the conservation check and the tables a run produces.
+
+use super::{Flow, Simulation};
+use crate::error::RunError;
+use crate::port::Port;
+use crate::recorder::Recorder;
+use crate::results::{Column, Results, Scalar, Table};
+use crate::time::{to_secs, PS_PER_S};
+
+impl Simulation {
+    /// Statistics at the current time, after checking that every packet is accounted for:
+    /// sent = received + dropped + held by ports.
+    pub fn results(&mut self) -> Result<Results, RunError> {
+        let now = self.now;
+        for p in &mut self.ports {
+            p.integrate(now);
+        }
+        let sent: u64 = self.flows.iter().map(|f| f.stats.sent_packets).sum();
+        let received: u64 = self.flows.iter().map(|f| f.stats.received_packets).sum();
+        let dropped: u64 = self.flows.iter().map(|f| f.stats.dropped_packets).sum();
+        let held: u64 = self.ports.iter().map(|p| p.held_packets() as u64).sum();
+        if sent != received + dropped + held || held != self.pool.live() as u64 {
+            return Err(RunError(format!(
+                "packet conservation violated at t = {} s: sent {sent} != received {received} + dropped {dropped} + in network {held} (pool holds {})",
+                to_secs(now),
+                self.pool.live()
+            )));
+        }
+        let mut in_network = vec![0u64; self.flows.len()];
+        for p in &self.ports {
+            let ids = p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
+            for &id in ids {
+                in_network[self.pool.get(id).flow as usize] += 1;
+            }
+        }
+        let summary = vec![
+            ("duration_s".to_string(), Scalar::Float(to_secs(now))),
+            ("seed".to_string(), Scalar::Int(self.seed)),
+            ("events".to_string(), Scalar::Int(self.events.processed())),
+            ("packets".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.transmitted_packets).sum())),
+            ("packets_sent".to_string(), Scalar::Int(sent)),
+            ("packets_received".to_string(), Scalar::Int(received)),
+            ("packets_dropped".to_string(), Scalar::Int(dropped)),
+            ("dropped_no_route".to_string(), Scalar::Int(self.dropped_no_route)),
+            ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
+            ("packets_in_network".to_string(), Scalar::Int(held)),
+            ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
+        ];
+        Ok(Results {
+            summary,
+            tables: vec![
+                ("ports".to_string(), self.port_table()),
+                ("flows".to_string(), self.flow_table(&in_network)),
+                (
+                    "timeseries".to_string(),
+                    self.recorder.as_ref().map_or_else(Recorder::empty_table, |r| r.table(&self.ports, &self.flows)),
+                ),
+                ("rate_changes".to_string(), self.rate_change_table()),
+                ("connections".to_string(), self.connection_table()),
+                ("cwnd_trace".to_string(), self.cwnd_trace_table()),
+            ],
+        })
+    }
+
+    fn port_table(&self) -> Table {
+        let now = self.now;
+        let span = now.max(1) as f64;
+        let ports = &self.ports;
+        let col_u = |f: &dyn Fn(&Port) -> u64| Column::U64(ports.iter().map(f).collect());
+        let col_f = |f: &dyn Fn(&Port) -> f64| Column::F64(ports.iter().map(f).collect());
+        // A transmission still under way at the end has only partly happened.
+        let busy = |p: &Port| p.stats.busy_time - p.in_service.map_or(0, |(_, done)| done.saturating_sub(now));
+        let mut t = Table::default();
+        t.add("port", Column::Str(ports.iter().map(|p| p.name.clone()).collect()))
+            .add("from", Column::Str(ports.iter().map(|p| self.node_names[p.from as usize].clone()).collect()))
+            .add("to", Column::Str(ports.iter().map(|p| self.node_names[p.to as usize].clone()).collect()))
+            .add("enqueued_packets", col_u(&|p| p.stats.enqueued_packets))
+            .add("enqueued_bytes", col_u(&|p| p.stats.enqueued_bytes))
+            .add("dropped_packets", col_u(&|p| p.stats.dropped_packets))
+            .add("dropped_bytes", col_u(&|p| p.stats.dropped_bytes))
+            .add("early_dropped_packets", col_u(&|p| p.stats.early_dropped_packets))
+            .add("marked_packets", col_u(&|p| p.stats.marked_packets))
+            .add("transmitted_packets", col_u(&|p| p.stats.transmitted_packets))
+            .add("transmitted_bytes", col_u(&|p| p.stats.transmitted_bytes))
+            .add("corrupted_packets", col_u(&|p| p.stats.corrupted_packets))
+            .add("corrupted_bytes", col_u(&|p| p.stats.corrupted_bytes))
+            .add("busy_time_s", col_f(&|p| to_secs(busy(p))))
+            .add("utilization", col_f(&|p| busy(p) as f64 / span))
+            .add("mean_queue_packets", col_f(&|p| p.stats.queue_packets_area as f64 / span))
+            .add("mean_queue_bytes", col_f(&|p| p.stats.queue_bytes_area as f64 / span))
+            .add("mean_rate_bps", col_f(&|p| p.stats.rate_area as f64 / span))
+            .add("final_rate_bps", col_f(&|p| p.rate_bps as f64))
+            .add("rate_changes", col_u(&|p| p.stats.rate_changes))
+            .add("frozen_time_s", col_f(&|p| to_secs(p.stats.frozen_time - p.frozen_until.saturating_sub(now))));
+        t
+    }
+
+    fn flow_table(&self, in_network: &[u64]) -> Table {
+        let flows = &self.flows;
+        let col_u = |f: &dyn Fn(&Flow) -> u64| Column::U64(flows.iter().map(f).collect());
+        let mut t = Table::default();
+        t.add("flow", Column::Str(flows.iter().map(|f| f.name.clone()).collect()))
+            .add("src", Column::Str(flows.iter().map(|f| self.node_names[f.src as usize].clone()).collect()))
+            .add("dst", Column::Str(flows.iter().map(|f| self.node_names[f.dst as usize].clone()).collect()))
+            .add("sent_packets", col_u(&|f| f.stats.sent_packets))
+            .add("sent_bytes", col_u(&|f| f.stats.sent_bytes))
+            .add("received_packets", col_u(&|f| f.stats.received_packets))
+            .add("received_bytes", col_u(&|f| f.stats.received_bytes))
+            .add("dropped_packets", col_u(&|f| f.stats.dropped_packets))
+            .add("in_network_packets", Column::U64(in_network.to_vec()))
+            .add(
+                "mean_delay_s",
+                Column::F64(
+                    flows
+                        .iter()
+                        .map(|f| match f.stats.received_packets {
+                            0 => f64::NAN,
+                            n => f.stats.delay_sum as f64 / n as f64 / PS_PER_S as f64,
+                        })
+                        .collect(),
+                ),
+            )
+            .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.delivered_bytes(f)).collect()))
+            .add(
+                "goodput_bps",
+                Column::F64(
+                    flows
+                        .iter()
+                        .map(|f| match self.now.saturating_sub(f.start) {
+                            0 => 0.0,
+                            span => self.delivered_bytes(f) as f64 * 8.0 / to_secs(span),
+                        })
+                        .collect(),
+                ),
+            );
+        t
+    }
+
+    /// Application bytes delivered: UDP payloads received, or TCP data delivered in order.
+    fn delivered_bytes(&self, f: &Flow) -> u64 {
+        match &f.tcp {
+            None => f.stats.received_bytes,
+            Some(tcp) => tcp.connections.iter().map(|&c| self.connections[c as usize].receiver.bytes_delivered()).sum(),
+        }
+    }
+
+    fn rate_change_table(&self) -> Table {
+        let log = &self.rate_log;
+        let mut t = Table::default();
+        t.add("time_s", Column::F64(log.iter().map(|c| to_secs(c.time)).collect()))
+            .add("port", Column::Str(log.iter().map(|c| self.ports[c.port as usize].name.clone()).collect()))
+            .add("old_rate_bps", Column::F64(log.iter().map(|c| c.old_bps as f64).collect()))
+            .add("new_rate_bps", Column::F64(log.iter().map(|c| c.new_bps as f64).collect()));
+        t
+    }
+
+    fn connection_table(&self) -> Table {
+        let now = self.now;
+        let conns = &self.connections;
+        let col_u = |f: &dyn Fn(&super::Connection) -> u64| Column::U64(conns.iter().map(f).collect());
+        let col_f = |f: &dyn Fn(&super::Connection) -> f64| Column::F64(conns.iter().map(f).collect());
+        let index_in_flow = |id: usize| {
+            let c = &conns[id];
+            let tcp = self.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
+            tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
+        };
+        let end = |c: &super::Connection| c.receiver.stats.completed_at.unwrap_or(now);
+        let mut t = Table::default();
+        t.add("flow", Column::Str(conns.iter().map(|c| self.flows[c.flow as usize].name.clone()).collect()))
+            .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
+            .add("sender", Column::Str(conns.iter().map(|c| self.node_names[c.sender_node as usize].clone()).collect()))
+            .add("receiver", Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()))
+            .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
+            .add("completed_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, to_secs)))
+            .add("transfer_time_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))))
+            .add("delivered_bytes", col_u(&|c| c.receiver.bytes_delivered()))
+            .add(
+                "goodput_bps",
+                col_f(&|c| match end(c) - c.opened_at {
+                    0 => 0.0,
+                    span => c.receiver.bytes_delivered() as f64 * 8.0 / to_secs(span),
+                }),
+            )
+            .add("data_packets_sent", col_u(&|c| c.sender.stats.data_packets))
+            .add("retransmissions", col_u(&|c| c.sender.stats.retransmissions))
+            .add("timeouts", col_u(&|c| c.sender.stats.timeouts))
+            .add("fast_retransmits", col_u(&|c| c.sender.stats.fast_retransmits))
+            .add("ecn_reductions", col_u(&|c| c.sender.stats.ecn_reductions))
+            .add("data_packets_received", col_u(&|c| c.receiver.stats.data_packets))
+            .add("duplicate_packets", col_u(&|c| c.receiver.stats.duplicate_packets))
+            .add("ce_marked_packets", col_u(&|c| c.receiver.stats.ce_marked_packets))
+            .add("acks_sent", col_u(&|c| c.receiver.stats.acks_sent))
+            .add("final_cwnd_segments", col_f(&|c| c.sender.window.cwnd))
+            .add("srtt_s", col_f(&|c| c.sender.srtt().map_or(f64::NAN, to_secs)))
+            .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.sender.state).to_lowercase()).collect()));
+        t
+    }
+
+    fn cwnd_trace_table(&self) -> Table {
+        let tr = &self.cwnd_trace;
+        let mut t = Table::default();
+        t.add("time_s", Column::F64(tr.iter().map(|c| to_secs(c.time)).collect()))
+            .add("flow", Column::Str(tr.iter().map(|c| self.flows[self.connections[c.conn as usize].flow as usize].name.clone()).collect()))
+            .add("connection", Column::U64(tr.iter().map(|c| c.conn as u64).collect()))
+            .add("cwnd_segments", Column::F64(tr.iter().map(|c| c.cwnd).collect()))
+            .add("ssthresh_segments", Column::F64(tr.iter().map(|c| c.ssthresh).collect()));
+        t
+    }
+}

@@ -1,0 +1,164 @@
+//! TCP connections inside the simulation, and the applications that open them.
+
+use super::Simulation;
+use crate::packet::{Packet, PacketId};
+use crate::tcp::receiver::Receiver;
+use crate::tcp::sender::Sender;
+use crate::tcp::{Ctx, Opener, TcpConfig, TcpTimer};
+use crate::time::Time;
+
+/// What a TCP flow does with its connections.
+#[derive(Clone, Copy, Debug)]
+pub enum Application {
+    /// One endless transfer.
+    Bulk,
+    /// One transfer of `bytes`.
+    Transfer { bytes: u64 },
+    /// `files` transfers of `bytes`, each opened when the previous completes.
+    Serial { files: u32, bytes: u64 },
+}
+
+pub struct Connection {
+    pub flow: u32,
+    pub sender_node: u32,
+    pub receiver_node: u32,
+    pub sender: Sender,
+    pub receiver: Receiver,
+    pub opened_at: Time,
+    completion_seen: bool,
+    /// (cwnd, ssthresh) as last written to the cwnd trace.
+    last_traced: (f64, f64),
+}
+
+/// One row of the every-change cwnd trace.
+pub struct CwndChange {
+    pub time: Time,
+    pub conn: u32,
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}
+
+/// A TCP flow's configuration and its connections so far.
+pub struct TcpFlow {
+    pub config: TcpConfig,
+    pub app: Application,
+    pub connections: Vec<u32>,
+    pub traced: bool,
+}
+
+impl Simulation {
+    /// A TCP flow's application starts: it opens its first connection.
+    pub(super) fn start_application(&mut self, flow: u32) {
+        self.open_connection(flow);
+    }
+
+    fn open_connection(&mut self, flow_id: u32) {
+        let flow = &mut self.flows[flow_id as usize];
+        let tcp = flow.tcp.as_mut().expect("TCP flow");
+        let bytes = match tcp.app {
+            Application::Bulk => None,
+            Application::Transfer { bytes } | Application::Serial { bytes, .. } => Some(bytes),
+        };
+        let id = self.connections.len() as u32;
+        tcp.connections.push(id);
+        let opener = tcp.config.opener;
+        let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
+        self.connections.push(Connection {
+            flow: flow_id,
+            sender_node: flow.src,
+            receiver_node: flow.dst,
+            sender: Sender::new(&tcp.config, bytes),
+            receiver: Receiver::new(&tcp.config, bytes),
+            opened_at: self.now,
+            completion_seen: false,
+            last_traced: window,
+        });
+        let conn = &mut self.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let node = match opener {
+            Opener::Sender => {
+                conn.sender.connect(&mut ctx);
+                conn.sender_node
+            }
+            Opener::Receiver => {
+                conn.receiver.connect(&mut ctx);
+                conn.receiver_node
+            }
+        };
+        self.after_endpoint(id, node);
+    }
+
+    /// A TCP packet reached its destination endpoint.
+    pub(super) fn tcp_deliver(&mut self, pkt: PacketId) {
+        let p = self.pool.get(pkt);
+        let (id, tcp, ecn, at) = (p.conn, p.tcp, p.ecn, p.dst);
+        self.pool.release(pkt);
+        let conn = &mut self.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        if at == conn.sender_node {
+            conn.sender.on_packet(&tcp, &mut ctx);
+        } else {
+            conn.receiver.on_packet(&tcp, ecn, &mut ctx);
+        }
+        self.after_endpoint(id, at);
+    }
+
+    pub(super) fn tcp_timer(&mut self, id: u32, which: TcpTimer) {
+        let conn = &mut self.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let node = match which {
+            TcpTimer::Retransmit => {
+                conn.sender.on_timer(&mut ctx);
+                conn.sender_node
+            }
+            TcpTimer::DelayedAck | TcpTimer::Handshake => {
+                conn.receiver.on_timer(which, &mut ctx);
+                conn.receiver_node
+            }
+        };
+        self.after_endpoint(id, node);
+    }
+
+    /// Sends what an endpoint at `node` put in the outbox, logs cwnd changes and runs the
+    /// application's completion hook.
+    fn after_endpoint(&mut self, id: u32, node: u32) {
+        let conn = &mut self.connections[id as usize];
+        let (flow_id, peer) = (conn.flow, if node == conn.sender_node { conn.receiver_node } else { conn.sender_node });
+        let w = conn.sender.window;
+        if self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced) && (w.cwnd, w.ssthresh) != conn.last_traced {
+            conn.last_traced = (w.cwnd, w.ssthresh);
+            self.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
+        }
+        let completed = !conn.completion_seen && conn.receiver.stats.completed_at.is_some();
+        conn.completion_seen |= completed;
+
+        let mut out = std::mem::take(&mut self.outbox);
+        for o in out.drain(..) {
+            let flow = &mut self.flows[flow_id as usize];
+            flow.stats.sent_packets += 1;
+            flow.stats.sent_bytes += o.size_bytes as u64;
+            let pkt = self.pool.alloc(Packet {
+                flow: flow_id,
+                src: node,
+                dst: peer,
+                size_bytes: o.size_bytes,
+                sent_at: self.now,
+                ttl: self.ttl,
+                ecn: o.ecn,
+                conn: id,
+                tcp: o.tcp,
+            });
+            self.forward(node, pkt);
+        }
+        self.outbox = out;
+
+        if completed {
+            let tcp = self.flows[flow_id as usize].tcp.as_ref().expect("TCP flow");
+            if let Application::Serial { files, .. } = tcp.app {
+                if (tcp.connections.len() as u32) < files {
+                    self.open_connection(flow_id);
+                }
+            }
+        }
+    }
+}

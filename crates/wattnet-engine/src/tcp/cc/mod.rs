@@ -1,0 +1,295 @@
+//! Congestion control: one interface, one small type per algorithm.
+//!
+//! The hooks follow Linux's `tcp_congestion_ops` (ssthresh, cong_avoid, pkts_acked,
+//! set_state) so that each algorithm reads like its kernel module and its paper. Windows
+//! are in segments (tcp.md §0). Loss *recovery* (Tahoe, Reno, NewReno, SACK) is the
+//! sender's business, not the algorithm's; see `sender.rs`.
+
+mod bic;
+mod cubic;
+mod dctcp;
+mod reno;
+mod vegas;
+
+pub use bic::{Bic, BicParams};
+pub use cubic::{Cubic, CubicParams};
+pub use dctcp::{Dctcp, DctcpParams};
+pub use reno::Reno;
+pub use vegas::{Vegas, VegasParams};
+
+use serde::{Deserialize, Serialize};
+
+use super::Recovery;
+use crate::time::Time;
+
+/// The window the algorithm controls, in segments (may be fractional).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}
+
+impl Window {
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+}
+
+/// What an ACK that advanced snd_una tells the algorithm.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ack {
+    pub now: Time,
+    /// Segments newly acknowledged (bytes acked / MSS; may be fractional).
+    pub acked: f64,
+    /// A Karn-safe RTT sample taken from this ACK, if any.
+    pub rtt: Option<Time>,
+    /// The ACK carried ECN-Echo.
+    pub ece: bool,
+    /// Sequence numbers in segments: snd_una after this ACK, and snd_nxt when it arrived.
+    /// Algorithms that act once per RTT compare them (Vegas, DCTCP).
+    pub snd_una: f64,
+    pub snd_nxt: f64,
+}
+
+/// Why the window must shrink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Congestion {
+    /// Loss detected by duplicate ACKs or SACK (fast retransmit).
+    Loss,
+    /// The retransmission timer expired.
+    Timeout,
+    /// An ACK carried ECN-Echo (RFC 3168 §6.1.2).
+    Ecn,
+}
+
+pub trait CongestionControl: std::fmt::Debug + Send + Sync {
+    /// Every ACK that advances snd_una, in or out of recovery: bookkeeping (RTT, marks).
+    fn on_ack(&mut self, _w: &Window, _ack: &Ack) {}
+
+    /// Window growth on an ACK of new data, outside loss recovery (slow start included).
+    /// Here `ack.acked` is the growth credit: the segments acknowledged, at most the RFC 3465
+    /// limit L per ACK (L = 1 is RFC 5681's one segment per ACK).
+    fn grow(&mut self, w: &mut Window, ack: &Ack);
+
+    /// The new ssthresh when congestion is signalled, with FlightSize in segments.
+    /// The sender then sets cwnd (ssthresh + 3 for fast recovery, 1 after a timeout, ...).
+    fn ssthresh(&mut self, w: &Window, flight: f64, why: Congestion, now: Time) -> f64;
+
+    /// The connection left loss recovery or restarted after a timeout.
+    fn on_recovery_end(&mut self, _w: &Window, _now: Time) {}
+
+    /// An initial ssthresh set by the algorithm's own parameters (Linux BIC and CUBIC
+    /// `initial_ssthresh`), replacing the sender's; applied once, at connection start.
+    fn initial_ssthresh(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// RFC 5681 §3.1 slow start without ABC: +1 segment per segment acked, up to ssthresh.
+/// Returns the segments of the ACK left over for congestion avoidance.
+pub fn slow_start(w: &mut Window, acked: f64) -> f64 {
+    let room = (w.ssthresh - w.cwnd).max(0.0);
+    let used = acked.min(room);
+    w.cwnd += used;
+    acked - used
+}
+
+/// RFC 5681 §3.1 congestion avoidance: +1/cwnd per segment acked (≈ +1 per RTT).
+pub fn reno_avoidance(w: &mut Window, acked: f64) {
+    w.cwnd += acked / w.cwnd;
+}
+
+/// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2 segments).
+pub fn half_flight(flight: f64) -> f64 {
+    (flight / 2.0).max(2.0)
+}
+
+/// Algorithm names accepted in scenarios, for errors and the schema.
+pub const NAMES: &[&str] = &["tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp"];
+
+/// A scenario's `congestion_control`: the algorithm and its constants, written
+/// `{ type = "cubic", beta = 0.8 }`; constants left out take tcp.md's defaults.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "CcSpecWire", into = "CcSpecWire")]
+pub enum CcSpec {
+    Tahoe,
+    Reno,
+    Newreno,
+    Bic(BicParams),
+    Cubic(CubicParams),
+    Vegas(VegasParams),
+    Dctcp(DctcpParams),
+}
+
+/// [`CcSpec`] as scenarios spell it. The parameter-less algorithms are empty struct
+/// variants because serde lets an internally tagged *unit* variant ignore unknown fields.
+#[derive(Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum CcSpecWire {
+    Tahoe {},
+    Reno {},
+    Newreno {},
+    Bic(BicParams),
+    Cubic(CubicParams),
+    Vegas(VegasParams),
+    Dctcp(DctcpParams),
+}
+
+impl TryFrom<CcSpecWire> for CcSpec {
+    type Error = String;
+
+    fn try_from(wire: CcSpecWire) -> Result<CcSpec, String> {
+        let spec = match wire {
+            CcSpecWire::Tahoe {} => CcSpec::Tahoe,
+            CcSpecWire::Reno {} => CcSpec::Reno,
+            CcSpecWire::Newreno {} => CcSpec::Newreno,
+            CcSpecWire::Bic(p) => CcSpec::Bic(p),
+            CcSpecWire::Cubic(p) => CcSpec::Cubic(p),
+            CcSpecWire::Vegas(p) => CcSpec::Vegas(p),
+            CcSpecWire::Dctcp(p) => CcSpec::Dctcp(p),
+        };
+        spec.validate()?;
+        Ok(spec)
+    }
+}
+
+impl From<CcSpec> for CcSpecWire {
+    fn from(spec: CcSpec) -> CcSpecWire {
+        match spec {
+            CcSpec::Tahoe => CcSpecWire::Tahoe {},
+            CcSpec::Reno => CcSpecWire::Reno {},
+            CcSpec::Newreno => CcSpecWire::Newreno {},
+            CcSpec::Bic(p) => CcSpecWire::Bic(p),
+            CcSpec::Cubic(p) => CcSpecWire::Cubic(p),
+            CcSpec::Vegas(p) => CcSpecWire::Vegas(p),
+            CcSpec::Dctcp(p) => CcSpecWire::Dctcp(p),
+        }
+    }
+}
+
+impl CcSpec {
+    /// The loss recovery the algorithm implies without SACK: Tahoe and Reno name their
+    /// own; every other algorithm recovers as NewReno.
+    pub fn recovery(&self) -> Recovery {
+        match self {
+            CcSpec::Tahoe => Recovery::Tahoe,
+            CcSpec::Reno => Recovery::Reno,
+            _ => Recovery::NewReno,
+        }
+    }
+
+    /// Checks the constants (also done when a spec is parsed).
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Ok(()),
+            CcSpec::Bic(p) => p.validate(),
+            CcSpec::Cubic(p) => p.validate(),
+            CcSpec::Vegas(p) => p.validate(),
+            CcSpec::Dctcp(p) => p.validate(),
+        }
+    }
+}
+
+/// The algorithm of a scenario's `congestion_control`, ready for one connection.
+pub fn from_spec(spec: &CcSpec) -> Box<dyn CongestionControl> {
+    match spec {
+        // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
+        CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
+        CcSpec::Bic(p) => Box::new(Bic::new(p.clone())),
+        CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
+        CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
+        CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<CcSpec, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_name_parses_with_defaults() {
+        for name in NAMES {
+            let spec = parse(&format!(r#"{{"type": "{name}"}}"#)).unwrap();
+            assert_eq!(serde_json::to_value(&spec).unwrap()["type"], *name);
+        }
+        assert_eq!(parse(r#"{"type": "newreno"}"#).unwrap(), CcSpec::Newreno);
+        assert_eq!(parse(r#"{"type": "bic"}"#).unwrap(), CcSpec::Bic(BicParams::default()));
+    }
+
+    #[test]
+    fn given_constants_override_and_the_rest_default() {
+        let spec = parse(r#"{"type": "cubic", "beta": 0.8}"#).unwrap();
+        let expected =
+            CubicParams { beta: 0.8, c: 0.4, fast_convergence: true, tcp_friendliness: true, initial_ssthresh: 0 };
+        assert_eq!(spec, CcSpec::Cubic(expected));
+        let spec = parse(r#"{"type": "vegas", "alpha": 2, "beta": 4, "classic_diff": true}"#).unwrap();
+        assert_eq!(spec, CcSpec::Vegas(VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0, classic_diff: true }));
+        let spec = parse(r#"{"type": "dctcp", "g": 0.125}"#).unwrap();
+        assert_eq!(spec, CcSpec::Dctcp(DctcpParams { g: 0.125, alpha_init: 1.0 }));
+    }
+
+    #[test]
+    fn unknown_fields_and_types_are_rejected() {
+        let err = parse(r#"{"type": "cubic", "gamma": 1}"#).unwrap_err();
+        assert!(err.contains("unknown field `gamma`"), "{err}");
+        let err = parse(r#"{"type": "reno", "beta": 0.8}"#).unwrap_err();
+        assert!(err.contains("unknown field `beta`"), "{err}");
+        let err = parse(r#"{"type": "westwood"}"#).unwrap_err();
+        assert!(err.contains("unknown variant `westwood`"), "{err}");
+        assert!(parse(r#"{"beta": 0.8}"#).is_err());
+    }
+
+    #[test]
+    fn out_of_range_constants_are_rejected_when_parsed() {
+        let err = parse(r#"{"type": "cubic", "beta": 1.5}"#).unwrap_err();
+        assert!(err.contains("beta must be in (0, 1)"), "{err}");
+        assert!(parse(r#"{"type": "vegas", "alpha": 5}"#).unwrap_err().contains("must not exceed beta"));
+        assert!(parse(r#"{"type": "bic", "b": 1}"#).is_err());
+        assert!(parse(r#"{"type": "dctcp", "g": 0}"#).is_err());
+    }
+
+    #[test]
+    fn serialization_round_trips() {
+        for spec in [CcSpec::Reno, CcSpec::Cubic(CubicParams { beta: 0.8, ..Default::default() })] {
+            let text = serde_json::to_string(&spec).unwrap();
+            assert_eq!(parse(&text).unwrap(), spec);
+        }
+        assert_eq!(serde_json::to_string(&CcSpec::Tahoe).unwrap(), r#"{"type":"tahoe"}"#);
+    }
+
+    #[test]
+    fn recovery_follows_the_name() {
+        assert_eq!(CcSpec::Tahoe.recovery(), Recovery::Tahoe);
+        assert_eq!(CcSpec::Reno.recovery(), Recovery::Reno);
+        assert_eq!(CcSpec::Newreno.recovery(), Recovery::NewReno);
+        assert_eq!(CcSpec::Cubic(CubicParams::default()).recovery(), Recovery::NewReno);
+        assert_eq!(CcSpec::Dctcp(DctcpParams::default()).recovery(), Recovery::NewReno);
+    }
+
+    #[test]
+    fn the_factory_builds_the_named_algorithm() {
+        let cases = [
+            (CcSpec::Tahoe, "Reno"),
+            (CcSpec::Newreno, "Reno"),
+            (CcSpec::Bic(BicParams::default()), "Bic"),
+            (CcSpec::Cubic(CubicParams::default()), "Cubic"),
+            (CcSpec::Vegas(VegasParams::default()), "Vegas"),
+            (CcSpec::Dctcp(DctcpParams::default()), "Dctcp"),
+        ];
+        for (spec, name) in cases {
+            let debug = format!("{:?}", from_spec(&spec));
+            assert!(debug.starts_with(name), "{spec:?} built {debug}");
+        }
+        // Parameters reach the algorithm: BIC's old-kernel initial ssthresh.
+        let old_bic = CcSpec::Bic(BicParams { initial_ssthresh: 100, ..Default::default() });
+        assert_eq!(from_spec(&old_bic).initial_ssthresh(), Some(100.0));
+        // DCTCP with α = 0.5 from the spec cuts cwnd 100 to 75 on ECE.
+        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }));
+        let w = Window { cwnd: 100.0, ssthresh: 1e9 };
+        assert_eq!(dctcp.ssthresh(&w, 100.0, Congestion::Ecn, 0), 75.0);
+    }
+}

@@ -1,0 +1,212 @@
+//! TCP: a sender and a receiver per connection, with pluggable congestion control.
+//!
+//! The endpoints are pure state machines: they read packets and timer expiries and write
+//! packets to an outbox and deadlines to timers through a [`Ctx`], so they can be driven
+//! by the simulation or, in tests, by hand.
+
+pub mod cc;
+pub mod receiver;
+pub mod rto;
+pub mod sender;
+
+use crate::error::ScenarioError;
+use crate::event::{EventKind, EventQueue};
+use crate::packet::{Ecn, TcpHeader};
+use crate::scenario::{OpenerSpec, RttSamplingSpec, TcpProfile, TcpSpec};
+use crate::time::{from_secs, Time};
+use crate::timer::Timer;
+
+pub use cc::CcSpec;
+
+/// How lost segments are recovered (tcp.md §0.3; RFC 6675 with SACK).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Slow start from one segment and go-back-N resend after three duplicate ACKs.
+    Tahoe,
+    /// RFC 5681 fast retransmit / fast recovery; the first new ACK ends recovery.
+    Reno,
+    /// RFC 6582: partial ACKs keep recovery going until `recover` is acknowledged.
+    NewReno,
+    /// RFC 6675 conservative SACK-based recovery.
+    Sack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnMode {
+    Off,
+    /// RFC 3168: ECE latched until CWR; react at most once per window.
+    Classic,
+    /// RFC 8257: the receiver echoes each CE state change at once; the sender scales by α.
+    Dctcp,
+}
+
+/// How RTT samples are taken (tcp.md §0.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RttSampling {
+    /// From every ACK of never-retransmitted data (Linux with timestamps).
+    EveryAck,
+    /// One timed segment per RTT (ns-2, BSD).
+    OncePerRtt,
+}
+
+/// Which endpoint sends the SYN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opener {
+    Sender,
+    /// The data receiver connects (a client downloading from a server).
+    Receiver,
+}
+
+/// Everything a connection's endpoints need to know, resolved from the scenario.
+#[derive(Clone, Debug)]
+pub struct TcpConfig {
+    /// Payload bytes per full segment.
+    pub mss: u32,
+    /// IP + TCP header bytes added to every packet.
+    pub header_bytes: u32,
+    pub initial_window: f64,
+    pub initial_ssthresh: f64,
+    /// RFC 3465 L: segments of window growth credited per ACK at most.
+    pub abc_limit: f64,
+    pub rto: rto::RtoParams,
+    pub syn_retries: u32,
+    pub receive_window: u64,
+    /// Delayed-ACK timeout; `None` acknowledges every segment at once.
+    pub delayed_ack: Option<Time>,
+    pub dupthresh: u32,
+    pub recovery: Recovery,
+    pub ecn: EcnMode,
+    pub rtt_sampling: RttSampling,
+    pub opener: Opener,
+    pub cc: CcSpec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpTimer {
+    /// The sender's retransmission timer (also SYN / SYN-ACK retries).
+    Retransmit,
+    /// The receiver's delayed-ACK timer.
+    DelayedAck,
+    /// The receiver's SYN retries when it opens the connection.
+    Handshake,
+}
+
+/// A packet an endpoint wants sent.
+#[derive(Clone, Copy, Debug)]
+pub struct Outgoing {
+    pub tcp: TcpHeader,
+    pub ecn: Ecn,
+    pub size_bytes: u32,
+}
+
+/// What an endpoint sees of the world while it handles one packet or timer.
+pub struct Ctx<'a> {
+    pub now: Time,
+    pub conn: u32,
+    pub events: &'a mut EventQueue,
+    pub out: &'a mut Vec<Outgoing>,
+}
+
+impl Ctx<'_> {
+    pub fn send(&mut self, tcp: TcpHeader, ecn: Ecn, size_bytes: u32) {
+        self.out.push(Outgoing { tcp, ecn, size_bytes });
+    }
+
+    pub fn arm(&mut self, timer: &mut Timer, deadline: Time, which: TcpTimer) {
+        timer.set(deadline, self.events, EventKind::Tcp { conn: self.conn, timer: which });
+    }
+
+    /// True if this firing of `timer` is its expiry (see [`Timer::fire`]).
+    pub fn expired(&mut self, timer: &mut Timer, which: TcpTimer) -> bool {
+        timer.fire(self.now, self.events, EventKind::Tcp { conn: self.conn, timer: which })
+    }
+}
+
+impl TcpConfig {
+    /// Resolves a scenario's TCP settings against its profile, validating each field.
+    pub fn from_spec(spec: &TcpSpec, field: &str) -> Result<TcpConfig, ScenarioError> {
+        let linux = spec.profile == TcpProfile::Linux;
+        let secs = |v: Option<f64>, ns2: f64, linux_value: f64, name: &str| -> Result<Time, ScenarioError> {
+            let v = v.unwrap_or(if linux { linux_value } else { ns2 });
+            if !v.is_finite() || v < 0.0 {
+                return Err(ScenarioError::new(format!("{field}.{name}"), format!("must be a non-negative finite number of seconds, got {v}")));
+            }
+            Ok(from_secs(v))
+        };
+        let rto = rto::RtoParams {
+            initial: secs(spec.initial_rto_s, 3.0, 1.0, "initial_rto_s")?,
+            min: secs(spec.min_rto_s, 0.2, 0.2, "min_rto_s")?,
+            max: secs(spec.max_rto_s, 60.0, 120.0, "max_rto_s")?,
+            granularity: secs(spec.clock_granularity_s, 0.01, 0.001, "clock_granularity_s")?,
+        };
+        if rto.initial == 0 || rto.max < rto.min {
+            return Err(ScenarioError::new(field.to_string(), "needs initial_rto_s > 0 and max_rto_s >= min_rto_s"));
+        }
+        let delayed_ack = match secs(spec.delayed_ack_s, 0.0, 0.04, "delayed_ack_s")? {
+            0 => None,
+            // RFC 5681 §4.2: the delay must be less than 0.5 s.
+            d if d >= from_secs(0.5) => {
+                return Err(ScenarioError::new(format!("{field}.delayed_ack_s"), "must be below 0.5 s (RFC 5681 §4.2)"))
+            }
+            d => Some(d),
+        };
+        let mss = spec.mss_bytes.unwrap_or(1460);
+        if mss == 0 {
+            return Err(ScenarioError::new(format!("{field}.mss_bytes"), "must be at least 1"));
+        }
+        let positive = |v: f64, name: &str| -> Result<f64, ScenarioError> {
+            if v.is_finite() && v >= 1.0 {
+                Ok(v)
+            } else {
+                Err(ScenarioError::new(format!("{field}.{name}"), format!("must be at least 1 segment, got {v}")))
+            }
+        };
+        let cc = spec.congestion_control.clone().unwrap_or(CcSpec::Newreno);
+        let sack = spec.sack.unwrap_or(linux);
+        let recovery = match (sack, cc.recovery()) {
+            (true, _) => Recovery::Sack,
+            (false, r) => r,
+        };
+        let ecn = match (&cc, spec.ecn) {
+            (CcSpec::Dctcp(_), Some(false)) => {
+                return Err(ScenarioError::new(format!("{field}.ecn"), "DCTCP needs ECN"));
+            }
+            (CcSpec::Dctcp(_), _) => EcnMode::Dctcp,
+            (_, Some(true)) => EcnMode::Classic,
+            _ => EcnMode::Off,
+        };
+        let receive_window = spec.receive_window_bytes.unwrap_or(1 << 30);
+        if receive_window < mss as u64 {
+            return Err(ScenarioError::new(format!("{field}.receive_window_bytes"), "must hold at least one segment (mss_bytes)"));
+        }
+        let dupthresh = spec.dupthresh.unwrap_or(3);
+        if dupthresh == 0 {
+            return Err(ScenarioError::new(format!("{field}.dupthresh"), "must be at least 1"));
+        }
+        Ok(TcpConfig {
+            mss,
+            header_bytes: spec.header_bytes.unwrap_or(40),
+            initial_window: positive(spec.initial_window_segments.unwrap_or(if linux { 10.0 } else { 2.0 }), "initial_window_segments")?,
+            initial_ssthresh: positive(spec.initial_ssthresh_segments.unwrap_or(2f64.powi(31)), "initial_ssthresh_segments")?,
+            abc_limit: positive(spec.abc_limit_segments.unwrap_or(if linux { 2.0 } else { 1.0 }), "abc_limit_segments")?,
+            rto,
+            syn_retries: spec.syn_retries.unwrap_or(6),
+            receive_window,
+            delayed_ack,
+            dupthresh,
+            recovery,
+            ecn,
+            rtt_sampling: match spec.rtt_sampling {
+                Some(RttSamplingSpec::EveryAck) => RttSampling::EveryAck,
+                Some(RttSamplingSpec::OncePerRtt) => RttSampling::OncePerRtt,
+                None if linux => RttSampling::EveryAck,
+                None => RttSampling::OncePerRtt,
+            },
+            opener: match spec.opener {
+                Some(OpenerSpec::Receiver) => Opener::Receiver,
+                _ => Opener::Sender,
+            },
+            cc,
+        })
+    }
+}

@@ -1,0 +1,552 @@
+//! The data sender: handshake, sending within min(cwnd, rwnd), the retransmission timer,
+//! loss recovery (Tahoe, Reno, NewReno, SACK) and ECN reactions.
+
+use std::collections::VecDeque;
+
+use super::cc::{self, Ack, Congestion, CongestionControl, Window};
+use super::rto::RtoEstimator;
+use super::{Ctx, EcnMode, Recovery, RttSampling, TcpConfig, TcpTimer};
+use crate::packet::{flags, Ecn, TcpHeader};
+use crate::time::Time;
+use crate::timer::Timer;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderState {
+    /// Waiting for the receiver's SYN.
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    /// Everything, FIN included, is acknowledged.
+    Closed,
+    /// The handshake gave up after its retries.
+    Failed,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    /// Data segments sent, first transmissions and retransmissions together.
+    pub data_packets: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub ecn_reductions: u64,
+    pub acks_received: u64,
+}
+
+/// A segment sent and not yet cumulatively acknowledged.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    start: u64,
+    end: u64,
+    sent_at: Time,
+    retransmitted: bool,
+    sacked: bool,
+    /// RFC 6675 IsLost, as of the last scoreboard pass.
+    lost: bool,
+}
+
+pub struct Sender {
+    mss: u32,
+    header_bytes: u32,
+    dupthresh: u32,
+    recovery: Recovery,
+    sampling: RttSampling,
+    abc_limit: f64,
+    ecn_mode: EcnMode,
+    syn_retries: u32,
+    advertised_window: u64,
+    pub state: SenderState,
+    cc: Box<dyn CongestionControl>,
+    pub window: Window,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    /// First sequence number after the data; the FIN takes this number. `u64::MAX`: endless.
+    data_end: u64,
+    rwnd: u64,
+    /// What the sender acknowledges of the receiver's sequence space (its SYN and FIN).
+    rcv_ack: u64,
+    dupacks: u32,
+    in_recovery: bool,
+    /// RFC 6582 `recover`, RFC 6675 RecoveryPoint.
+    recover: u64,
+    partial_acks: u32,
+    /// RFC 6675 HighRxt: the end of the highest segment retransmitted in this recovery.
+    high_rxt: u64,
+    rto: RtoEstimator,
+    timer: Timer,
+    sent: VecDeque<Sent>,
+    /// ns-2 style timing of one segment per RTT: (sequence that ends it, send time).
+    timed: Option<(u64, Time)>,
+    ecn: bool,
+    cwr_pending: bool,
+    /// No further ECN or loss reduction until snd_una reaches this (once per window).
+    reduced_until: u64,
+    syn_sent_at: Time,
+    syn_tries: u32,
+    pub stats: SenderStats,
+}
+
+impl Sender {
+    /// A sender with `bytes` to send (`None`: endless).
+    pub fn new(cfg: &TcpConfig, bytes: Option<u64>) -> Sender {
+        let cc = cc::from_spec(&cfg.cc);
+        // An algorithm's own initial ssthresh (a Linux module parameter) replaces the default.
+        let ssthresh = cc.initial_ssthresh().unwrap_or(cfg.initial_ssthresh);
+        Sender {
+            mss: cfg.mss,
+            header_bytes: cfg.header_bytes,
+            dupthresh: cfg.dupthresh,
+            recovery: cfg.recovery,
+            sampling: cfg.rtt_sampling,
+            abc_limit: cfg.abc_limit,
+            ecn_mode: cfg.ecn,
+            syn_retries: cfg.syn_retries,
+            advertised_window: cfg.receive_window,
+            state: SenderState::Listen,
+            cc,
+            window: Window { cwnd: cfg.initial_window, ssthresh },
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            data_end: bytes.map_or(u64::MAX, |b| 1 + b),
+            rwnd: cfg.receive_window,
+            rcv_ack: 0,
+            dupacks: 0,
+            in_recovery: false,
+            recover: 0,
+            partial_acks: 0,
+            high_rxt: 0,
+            rto: RtoEstimator::new(cfg.rto),
+            timer: Timer::default(),
+            sent: VecDeque::new(),
+            timed: None,
+            ecn: false,
+            cwr_pending: false,
+            reduced_until: 0,
+            syn_sent_at: 0,
+            syn_tries: 0,
+            stats: SenderStats::default(),
+        }
+    }
+
+    pub fn srtt(&self) -> Option<Time> {
+        self.rto.srtt()
+    }
+
+    /// Bytes sent and not yet acknowledged.
+    pub fn in_flight(&self) -> u64 {
+        self.snd_max.saturating_sub(self.snd_una)
+    }
+
+    /// Data bytes acknowledged by the receiver.
+    pub fn bytes_acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1).min(self.data_end - 1)
+    }
+
+    /// RFC 9293 §3.5: the active open sends a SYN; RFC 3168 §6.1.1: with ECE and CWR set.
+    pub fn connect(&mut self, ctx: &mut Ctx) {
+        self.state = SenderState::SynSent;
+        self.send_syn(ctx);
+    }
+
+    fn send_syn(&mut self, ctx: &mut Ctx) {
+        let ecn_request = if self.ecn_mode == EcnMode::Off { 0 } else { flags::ECE | flags::CWR };
+        let mut f = flags::SYN | ecn_request;
+        if self.state == SenderState::SynReceived {
+            // RFC 3168 §6.1.1: the SYN-ACK echoes ECE alone when both ends agree.
+            f = flags::SYN | flags::ACK | if self.ecn { flags::ECE } else { 0 };
+        }
+        self.syn_sent_at = ctx.now;
+        self.emit(ctx, 0, 0, f, Ecn::NotEct);
+        let deadline = ctx.now + self.rto.rto();
+        ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+    }
+
+    pub fn on_packet(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+        match self.state {
+            SenderState::Listen if h.has(flags::SYN) => {
+                self.ecn = self.ecn_mode != EcnMode::Off && h.has(flags::ECE) && h.has(flags::CWR);
+                self.rcv_ack = h.seq + 1;
+                self.state = SenderState::SynReceived;
+                self.send_syn(ctx);
+            }
+            // A repeated SYN: our SYN-ACK was lost.
+            SenderState::SynReceived if h.has(flags::SYN) => self.send_syn(ctx),
+            SenderState::SynReceived if h.has(flags::ACK) && h.ack == 1 => {
+                self.establish(ctx);
+                self.send_data(ctx);
+            }
+            SenderState::SynSent if h.has(flags::SYN) && h.has(flags::ACK) && h.ack == 1 => {
+                self.ecn = self.ecn_mode != EcnMode::Off && h.has(flags::ECE) && !h.has(flags::CWR);
+                self.rcv_ack = h.seq + 1;
+                self.establish(ctx);
+                // RFC 9293 §3.5: the third segment of the handshake.
+                self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
+                self.send_data(ctx);
+            }
+            SenderState::Established => self.on_ack(h, ctx),
+            SenderState::Closed if h.has(flags::FIN) => self.emit(ctx, self.snd_max, 0, flags::ACK, Ecn::NotEct),
+            _ => {}
+        }
+    }
+
+    fn establish(&mut self, ctx: &mut Ctx) {
+        // RFC 6298 §5.7 / Karn: the SYN's RTT counts only if it was sent once.
+        if self.syn_tries == 0 {
+            self.rto.sample(ctx.now - self.syn_sent_at);
+        } else {
+            self.rto.after_retransmitted_syn();
+        }
+        self.timer.cancel();
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.snd_max = 1;
+        self.recover = 0;
+        self.reduced_until = 1;
+        self.state = SenderState::Established;
+    }
+
+    fn on_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+        if h.has(flags::SYN) {
+            // The SYN-ACK again: our handshake ACK was lost.
+            return self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
+        }
+        self.stats.acks_received += 1;
+        self.rwnd = h.window;
+        if self.recovery == Recovery::Sack {
+            self.mark_sacked(h);
+        }
+        if h.ack > self.snd_una && h.ack <= self.snd_max {
+            self.new_ack(h, ctx);
+        } else if h.ack == self.snd_una && self.snd_max > self.snd_una && h.len == 0 && !h.has(flags::FIN) {
+            // RFC 5681 §2 duplicate ACK (ns-2 does not require an unchanged window, and AWM
+            // rewrites it, so neither do we).
+            self.duplicate_ack(ctx);
+        }
+        if h.has(flags::FIN) && self.snd_una == self.data_end + 1 {
+            // RFC 9293 §3.6: acknowledge the receiver's FIN; both directions are closed.
+            self.rcv_ack = h.seq + 1;
+            self.emit(ctx, self.snd_una, 0, flags::ACK, Ecn::NotEct);
+            self.timer.cancel();
+            self.state = SenderState::Closed;
+            return;
+        }
+        self.send_data(ctx);
+    }
+
+    fn new_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+        let ack = h.ack;
+        let acked_bytes = ack - self.snd_una;
+        let rtt = self.take_rtt_sample(ack, ctx.now);
+        if let Some(r) = rtt {
+            self.rto.sample(r);
+        }
+        while self.sent.front().is_some_and(|s| s.end <= ack) {
+            self.sent.pop_front();
+        }
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.dupacks = 0;
+        let mss = self.mss as f64;
+        let info = Ack {
+            now: ctx.now,
+            acked: acked_bytes as f64 / mss,
+            rtt,
+            ece: h.has(flags::ECE),
+            snd_una: ack as f64 / mss,
+            snd_nxt: self.snd_max as f64 / mss,
+        };
+        self.cc.on_ack(&self.window, &info);
+        let mut restart_timer = true;
+        if self.in_recovery {
+            match self.recovery {
+                // RFC 5681 §3.2 step 6: the first new ACK deflates cwnd and ends recovery.
+                Recovery::Reno => self.end_recovery(ctx.now),
+                // RFC 6582 §3.2 step 3: a full ACK ends recovery with cwnd = ssthresh.
+                Recovery::NewReno | Recovery::Sack if ack > self.recover => self.end_recovery(ctx.now),
+                Recovery::NewReno => {
+                    // RFC 6582 §3.2 step 3: partial ACK: retransmit the next hole, deflate by
+                    // the amount acked, add back one SMSS if at least one was acked.
+                    self.partial_acks += 1;
+                    self.retransmit(self.snd_una, ctx);
+                    let add_back = if acked_bytes >= self.mss as u64 { 1.0 } else { 0.0 };
+                    self.window.cwnd = (self.window.cwnd - info.acked + add_back).max(1.0);
+                    // "Impatient" variant: only the first partial ACK resets the timer.
+                    restart_timer = self.partial_acks == 1;
+                }
+                Recovery::Sack | Recovery::Tahoe => {}
+            }
+        } else if self.ecn && info.ece && ack > self.reduced_until {
+            // RFC 3168 §6.1.2: react to ECE like a loss, at most once per window, without
+            // retransmitting and without growing cwnd on this ACK; then send CWR.
+            self.reduce(Congestion::Ecn, ctx.now);
+            self.window.cwnd = self.window.ssthresh.max(1.0);
+            self.cwr_pending = true;
+            self.stats.ecn_reductions += 1;
+        } else {
+            // RFC 3465 §2.2: growth is credited for at most L segments per ACK.
+            let credit = Ack { acked: info.acked.min(self.abc_limit), ..info };
+            self.cc.grow(&mut self.window, &credit);
+        }
+        if self.snd_una >= self.snd_max {
+            self.timer.cancel();
+        } else if restart_timer {
+            // RFC 6298 §5.3: restart the timer when new data is acknowledged.
+            let deadline = ctx.now + self.rto.rto();
+            ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+        }
+    }
+
+    fn take_rtt_sample(&mut self, ack: u64, now: Time) -> Option<Time> {
+        match self.sampling {
+            // Karn: the oldest newly acknowledged segment, if it was sent only once.
+            RttSampling::EveryAck => {
+                let first = self.sent.front().filter(|s| s.end <= ack)?;
+                (!first.retransmitted).then(|| now - first.sent_at)
+            }
+            RttSampling::OncePerRtt => match self.timed {
+                Some((end, at)) if ack >= end => {
+                    self.timed = None;
+                    Some(now - at)
+                }
+                _ => None,
+            },
+        }
+    }
+
+    fn duplicate_ack(&mut self, ctx: &mut Ctx) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            // RFC 5681 §3.2 step 4: each further duplicate ACK inflates cwnd by one segment
+            // (SACK recovery counts the pipe instead).
+            if self.recovery != Recovery::Sack {
+                self.window.cwnd += 1.0;
+            }
+            return;
+        }
+        let lost_by_sack = self.recovery == Recovery::Sack
+            && self.sent.iter().filter(|s| s.sacked).count() >= self.dupthresh as usize;
+        if self.dupacks != self.dupthresh && !lost_by_sack {
+            return;
+        }
+        // RFC 6582 §3.2 step 2 (also guards Tahoe's go-back-N and SACK): no new fast
+        // retransmit before the ACK covers more than `recover`.
+        if self.snd_una <= self.recover && self.recovery != Recovery::Reno {
+            return;
+        }
+        self.stats.fast_retransmits += 1;
+        self.recover = self.snd_max - 1;
+        self.reduce(Congestion::Loss, ctx.now);
+        match self.recovery {
+            Recovery::Tahoe => {
+                // tcp.md §0.3: slow start from one segment, resending from snd_una.
+                self.window.cwnd = 1.0;
+                self.snd_nxt = self.snd_una;
+                self.timed = None;
+                self.cc.on_recovery_end(&self.window, ctx.now);
+            }
+            Recovery::Reno | Recovery::NewReno => {
+                // RFC 5681 §3.2 steps 2–3: retransmit, cwnd = ssthresh + 3.
+                self.in_recovery = true;
+                self.partial_acks = 0;
+                self.window.cwnd = self.window.ssthresh + self.dupthresh as f64;
+                self.retransmit(self.snd_una, ctx);
+            }
+            Recovery::Sack => {
+                // RFC 6675 §5 steps 4.1–4.3: RecoveryPoint = HighData, cwnd = ssthresh,
+                // retransmit the first unacknowledged segment.
+                self.in_recovery = true;
+                self.window.cwnd = self.window.ssthresh;
+                self.high_rxt = self.snd_una;
+                self.retransmit(self.snd_una, ctx);
+            }
+        }
+        let deadline = ctx.now + self.rto.rto();
+        ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+    }
+
+    /// A congestion signal: new ssthresh from the algorithm, and no second reduction for
+    /// losses or marks in the same window (RFC 3168 §6.1.2).
+    fn reduce(&mut self, why: Congestion, now: Time) {
+        let flight = self.in_flight() as f64 / self.mss as f64;
+        self.window.ssthresh = self.cc.ssthresh(&self.window, flight, why, now);
+        self.reduced_until = self.snd_max;
+    }
+
+    fn end_recovery(&mut self, now: Time) {
+        self.in_recovery = false;
+        self.window.cwnd = self.window.ssthresh;
+        self.cc.on_recovery_end(&self.window, now);
+    }
+
+    /// The retransmission timer fired.
+    pub fn on_timer(&mut self, ctx: &mut Ctx) {
+        if !ctx.expired(&mut self.timer, TcpTimer::Retransmit) {
+            return;
+        }
+        match self.state {
+            SenderState::SynSent | SenderState::SynReceived => {
+                // RFC 6298 §5.5 applies to SYNs too; give up after the configured retries.
+                if self.syn_tries >= self.syn_retries {
+                    self.state = SenderState::Failed;
+                    return;
+                }
+                self.syn_tries += 1;
+                self.rto.back_off();
+                self.send_syn(ctx);
+            }
+            SenderState::Established if self.snd_una < self.snd_max => {
+                // RFC 5681 §3.1 eq. 4 and RFC 6298 §5.5–5.6: ssthresh from the flight,
+                // cwnd = 1 (loss window), back off, go back to snd_una.
+                self.stats.timeouts += 1;
+                self.reduce(Congestion::Timeout, ctx.now);
+                self.window.cwnd = 1.0;
+                self.rto.back_off();
+                // RFC 6582 §3.2 step 4: after a timeout, recover = highest sequence sent.
+                self.recover = self.snd_max - 1;
+                self.in_recovery = false;
+                self.dupacks = 0;
+                self.snd_nxt = self.snd_una;
+                self.timed = None;
+                // RFC 6675 §5.1: the scoreboard is discarded after a timeout (receivers may renege).
+                for s in &mut self.sent {
+                    s.sacked = false;
+                }
+                self.cc.on_recovery_end(&self.window, ctx.now);
+                self.send_data(ctx);
+            }
+            _ => {}
+        }
+    }
+
+    /// Sends what the window allows: new data, retransmissions after a timeout (go-back-N),
+    /// and the FIN once all data is sent.
+    pub fn send_data(&mut self, ctx: &mut Ctx) {
+        if self.state != SenderState::Established {
+            return;
+        }
+        if self.in_recovery && self.recovery == Recovery::Sack {
+            return self.send_sack_recovery(ctx);
+        }
+        let window = (self.window.cwnd + 1e-9).floor().max(1.0) as u64 * self.mss as u64;
+        loop {
+            if self.snd_nxt >= self.data_end {
+                if self.snd_nxt == self.data_end && self.data_end != u64::MAX {
+                    self.send_segment(self.data_end, 0, ctx);
+                    self.snd_nxt = self.data_end + 1;
+                }
+                break;
+            }
+            let len = (self.data_end - self.snd_nxt).min(self.mss as u64);
+            let outstanding = self.snd_nxt - self.snd_una;
+            // RFC 5681 §2: FlightSize may not exceed min(cwnd, rwnd).
+            if outstanding + len > window || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss as u64) {
+                break;
+            }
+            self.send_segment(self.snd_nxt, len as u32, ctx);
+            self.snd_nxt += len;
+        }
+    }
+
+    /// RFC 6675 §5 step 4.3 and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg.
+    fn send_sack_recovery(&mut self, ctx: &mut Ctx) {
+        // One scoreboard pass: IsLost (§4: DupThresh SACKed segments above) and SetPipe.
+        let mut sacked_above = 0;
+        let mut pipe = 0.0;
+        for s in self.sent.iter_mut().rev() {
+            s.lost = !s.sacked && sacked_above >= self.dupthresh;
+            if s.sacked {
+                sacked_above += 1;
+            } else {
+                pipe += (!s.lost) as u32 as f64 + s.retransmitted as u32 as f64;
+            }
+        }
+        let mut cursor = 0;
+        while self.window.cwnd - pipe >= 1.0 {
+            // NextSeg rule 1: the lowest lost, unSACKed segment above HighRxt.
+            while cursor < self.sent.len() && !(self.sent[cursor].lost && self.sent[cursor].start >= self.high_rxt) {
+                cursor += 1;
+            }
+            if let Some(s) = self.sent.get(cursor).copied() {
+                self.high_rxt = s.end;
+                self.send_segment(s.start, (s.end - s.start) as u32, ctx);
+                pipe += 1.0;
+                continue;
+            }
+            // NextSeg rule 2: new data, if the receiver's window allows.
+            let len = self.data_end.saturating_sub(self.snd_max).min(self.mss as u64);
+            if len == 0 || self.snd_max + len > self.snd_una + self.rwnd.max(self.mss as u64) {
+                break;
+            }
+            self.send_segment(self.snd_max, len as u32, ctx);
+            self.snd_nxt = self.snd_max;
+            pipe += 1.0;
+        }
+    }
+
+    fn retransmit(&mut self, seq: u64, ctx: &mut Ctx) {
+        let len = match self.sent.front() {
+            Some(s) if s.start == seq => s.end - s.start,
+            _ => (self.data_end - seq).min(self.mss as u64),
+        };
+        // The FIN alone occupies one sequence number and carries no data.
+        let len = if seq == self.data_end { 0 } else { len };
+        self.send_segment(seq, len as u32, ctx);
+    }
+
+    /// Puts one data segment (or the FIN, with `len` 0 at `data_end`) on the wire.
+    fn send_segment(&mut self, seq: u64, len: u32, ctx: &mut Ctx) {
+        let retransmission = seq < self.snd_max;
+        let fin = seq == self.data_end;
+        let mut f = flags::ACK | if fin { flags::FIN } else { 0 };
+        // RFC 3168 §6.1.2: CWR on the next new data segment after a reduction.
+        if self.cwr_pending && !retransmission && len > 0 {
+            f |= flags::CWR;
+            self.cwr_pending = false;
+        }
+        // RFC 3168 §6.1.5: retransmissions and the FIN are not ECN-capable.
+        let ecn = if self.ecn && !retransmission && len > 0 { Ecn::Ect0 } else { Ecn::NotEct };
+        self.emit(ctx, seq, len, f, ecn);
+        if len > 0 {
+            self.stats.data_packets += 1;
+        }
+        let end = seq + len as u64 + fin as u64;
+        if retransmission {
+            self.stats.retransmissions += (len > 0) as u64;
+            // Karn: a retransmitted segment never gives an RTT sample.
+            if let Some(s) = self.sent.iter_mut().find(|s| s.start == seq) {
+                s.retransmitted = true;
+                s.sent_at = ctx.now;
+            }
+            if self.timed.is_some_and(|(e, _)| e > seq) {
+                self.timed = None;
+            }
+        } else {
+            self.sent.push_back(Sent { start: seq, end, sent_at: ctx.now, retransmitted: false, sacked: false, lost: false });
+            self.snd_max = end;
+            if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {
+                self.timed = Some((end, ctx.now));
+            }
+        }
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.timer.deadline().is_none() {
+            let deadline = ctx.now + self.rto.rto();
+            ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+        }
+    }
+
+    fn mark_sacked(&mut self, h: &TcpHeader) {
+        for &(l, r) in &h.sack[..h.sack_blocks as usize] {
+            for s in self.sent.iter_mut().filter(|s| s.start >= l && s.end <= r) {
+                s.sacked = true;
+            }
+        }
+    }
+
+    fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
+        let tcp = TcpHeader { seq, ack: self.rcv_ack, len, window: self.advertised_window, flags: f, ..Default::default() };
+        ctx.send(tcp, ecn, len + self.header_bytes);
+    }
+}

@@ -25,7 +25,7 @@ COLUMNS = {
     "timeseries": ["time_s", "entity", "quantity", "value"],
     "rate_changes": ["time_s", "port", "old_rate_bps", "new_rate_bps"],
     "connections": [
-        "flow", "connection", "sender", "receiver", "opened_s", "completed_s", "transfer_time_s",
+        "flow", "connection", "sender", "receiver", "transfer_bytes", "opened_s", "completed_s", "transfer_time_s",
         "delivered_bytes", "goodput_bps", "data_packets_sent", "retransmissions", "timeouts", "fast_retransmits",
         "ecn_reductions", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
         "final_cwnd_segments", "srtt_s", "state",

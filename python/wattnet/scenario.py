@@ -249,8 +249,22 @@ class Serial(_Model):
     bytes: int = Field(ge=1, le=U64_MAX)
 
 
-Traffic = Annotated[Cbr | Poisson | OnOff | Bulk | Transfer | Serial, Field(discriminator="type")]
-TCP_TRAFFIC = ("bulk", "transfer", "serial")
+class Web(_Model):
+    """TCP, web-like: Poisson request arrivals, each a new connection to ``dst`` from a sender
+    drawn uniformly from ``senders`` (default: ``src`` alone), carrying ⌈Pareto⌉ full segments
+    with the given mean and shape (> 1), capped at ``max_segments`` if set. Requests stop at
+    the flow's ``stop_s``."""
+
+    type: Literal["web"] = "web"
+    requests_per_s: PositiveRate
+    mean_segments: float = Field(ge=1)
+    shape: float = Field(gt=1)
+    max_segments: int | None = Field(None, ge=1, le=U64_MAX)
+    senders: list[str] = []
+
+
+Traffic = Annotated[Cbr | Poisson | OnOff | Bulk | Transfer | Serial | Web, Field(discriminator="type")]
+TCP_TRAFFIC = ("bulk", "transfer", "serial", "web")
 
 
 class Tahoe(_Model):
@@ -377,15 +391,29 @@ class Tcp(_Model):
     opener: Literal["sender", "receiver"] | None = None
     """Which end sends the SYN; default the data sender."""
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Tcp:
-        if self.min_rto_s is not None and self.max_rto_s is not None and self.max_rto_s < self.min_rto_s:
-            raise ValueError("max_rto_s must be at least min_rto_s")
-        if self.mss_bytes is not None and self.receive_window_bytes is not None and self.receive_window_bytes < self.mss_bytes:
-            raise ValueError("receive_window_bytes must hold at least one segment (mss_bytes)")
-        if self.ecn is False and self.congestion_control is not None and self.congestion_control.type == "dctcp":
-            raise ValueError("DCTCP needs ECN")
-        return self
+    @field_validator("max_rto_s")
+    @classmethod
+    def _max_not_below_min(cls, max_rto_s: float | None, info) -> float | None:
+        min_rto_s = info.data.get("min_rto_s")
+        if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
+            raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
+        return max_rto_s
+
+    @field_validator("ecn")
+    @classmethod
+    def _dctcp_needs_ecn(cls, ecn: bool | None, info) -> bool | None:
+        cc = info.data.get("congestion_control")
+        if ecn is False and cc is not None and cc.type == "dctcp":
+            raise ValueError("cannot be false with DCTCP, which needs ECN")
+        return ecn
+
+    @field_validator("receive_window_bytes")
+    @classmethod
+    def _holds_a_segment(cls, window: int | None, info) -> int | None:
+        mss = info.data.get("mss_bytes") or 1460
+        if window is not None and window < mss:
+            raise ValueError(f"must hold at least one segment ({mss} bytes)")
+        return window
 
 
 class FixedSize(_Model):
@@ -436,13 +464,13 @@ class Flow(_Model):
     """TCP only; absent means the ``ns2`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
     stop_s: float | None = None
-    """UDP only: no packet is emitted at or after this time; absent means the end of the run."""
+    """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
 
     @model_validator(mode="after")
     def _transport_fields(self) -> Flow:
         if self.traffic.type in TCP_TRAFFIC:
-            if self.stop_s is not None:
-                raise ValueError("stop_s applies to UDP traffic only; a TCP transfer ends with its data")
+            if self.stop_s is not None and self.traffic.type != "web":
+                raise ValueError("stop_s applies to UDP and web traffic only; a TCP transfer ends with its data")
         elif self.tcp is not None:
             raise ValueError(f"tcp applies to TCP traffic ({', '.join(TCP_TRAFFIC)}) only")
         return self
@@ -652,6 +680,11 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
             problems.append(
                 (f"flows[{i}].dst", f"{flow.dst!r} is not connected to src {flow.src!r} by any path of links")
             )
+        for k, sender in enumerate(getattr(flow.traffic, "senders", [])):
+            if sender not in nodes:
+                problems.append((f"flows[{i}].traffic.senders[{k}]", f"unknown node {sender!r}"))
+            elif links_valid and known and root(sender) != root(flow.dst):
+                problems.append((f"flows[{i}].traffic.senders[{k}]", f"{sender!r} is not connected to dst {flow.dst!r}"))
         if flow.start_s >= scenario.duration_s:
             problems.append(
                 (f"flows[{i}].start_s", f"at or after the end of the run (duration_s = {scenario.duration_s})")

@@ -182,26 +182,23 @@ impl Red {
     }
 
     fn update_average(&mut self, q: &QueueState, now: Time) {
-        match q.idle_since {
-            Some(q_time) => {
-                // F&J 1993 Fig. 2: m ← f(time − q_time), the packets of mean size the link
-                // could have sent while idle; ns-2 red.cc truncates m to an integer.
-                let s = serialization(self.mean_packet_bytes, q.rate_bps);
-                let m = now.saturating_sub(q_time) / s;
-                let exponent = match self.idle_decay {
-                    RedIdleDecay::Ns2 => m + 1, // ns-2 red.cc estimator(q, m + 1, ...) with q = 0
-                    RedIdleDecay::Floyd => m,   // F&J 1993 Fig. 2: avg ← (1 − w_q)^m·avg
-                };
-                self.avg *= (1.0 - self.w_q).powf(exponent as f64);
-            }
-            None => {
-                let q_now = match self.mode {
-                    RedMode::Packets => q.waiting_packets as f64,
-                    RedMode::Bytes => q.waiting_bytes as f64,
-                };
-                // F&J 1993 §4: avg ← (1 − w_q)·avg + w_q·q (ns-2 red.cc evaluation order).
-                self.avg = self.avg * (1.0 - self.w_q) + self.w_q * q_now;
-            }
+        if q.idle() {
+            // F&J 1993 Fig. 2: m ← f(time − q_time), the packets of mean size the link could
+            // have sent while idle; ns-2 red.cc truncates m to an integer.
+            let s = serialization(self.mean_packet_bytes, q.rate_bps);
+            let m = now.saturating_sub(q.last_tx_end) / s;
+            let exponent = match self.idle_decay {
+                RedIdleDecay::Ns2 => m + 1, // ns-2 red.cc estimator(q, m + 1, ...) with q = 0
+                RedIdleDecay::Floyd => m,   // F&J 1993 Fig. 2: avg ← (1 − w_q)^m·avg
+            };
+            self.avg *= (1.0 - self.w_q).powf(exponent as f64);
+        } else {
+            let q_now = match self.mode {
+                RedMode::Packets => q.waiting_packets as f64,
+                RedMode::Bytes => q.waiting_bytes as f64,
+            };
+            // F&J 1993 §4: avg ← (1 − w_q)·avg + w_q·q (ns-2 red.cc evaluation order).
+            self.avg = self.avg * (1.0 - self.w_q) + self.w_q * q_now;
         }
     }
 
@@ -309,7 +306,7 @@ mod tests {
             waiting_packets,
             waiting_bytes: waiting_packets as u64 * 1000,
             in_service_bytes: Some(1000),
-            idle_since: None,
+            last_tx_end: 0,
             rate_bps: 8_000_000,
         }
     }
@@ -371,7 +368,7 @@ mod tests {
     #[test]
     fn sanity_check_3_idle_decay_both_exponents() {
         // s = 1 ms: 125 B at 1 Mb/s. Idle 100 ms → m = 100.
-        let idle = QueueState { idle_since: Some(50 * MS), rate_bps: 1_000_000, ..QueueState::default() };
+        let idle = QueueState { last_tx_end: 50 * MS, rate_bps: 1_000_000, ..QueueState::default() };
         let at = Arrival { now: 150 * MS, size_bytes: 125, ecn: Ecn::NotEct };
         // Floyd: 10·0.998^100 = 8.1857 (the spec's 8.19).
         let mut red = red_json(r#""mean_packet_bytes": 125, "idle_decay": "floyd""#);
@@ -393,7 +390,7 @@ mod tests {
     #[test]
     fn idle_packet_time_follows_the_current_rate() {
         // The same 100 ms idle at 2 Mb/s is m = 200: 10·0.998^201 = 6.6871.
-        let idle = QueueState { idle_since: Some(0), rate_bps: 2_000_000, ..QueueState::default() };
+        let idle = QueueState { last_tx_end: 0, rate_bps: 2_000_000, ..QueueState::default() };
         let mut red = red_json(r#""mean_packet_bytes": 125"#);
         red.avg = 10.0;
         red.admit(&idle, Arrival { now: 100 * MS, size_bytes: 125, ecn: Ecn::NotEct });

@@ -16,6 +16,8 @@ pub enum EventKind {
     SourceEmit { source: u32 },
     /// A TCP flow's application starts.
     AppStart { flow: u32 },
+    /// A web-like flow's next request arrives.
+    WebRequest { flow: u32 },
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },
     /// The recorder takes a sample.

@@ -59,8 +59,8 @@ pub struct Port {
     /// The port sends nothing before this time (rate transition).
     pub frozen_until: Time,
     pub pipe: VecDeque<(Time, PacketId)>,
-    /// Bernoulli corruption on the wire; None when the error rate is 0.
-    pub error_model: Option<PacketErrorModel>,
+    /// Bernoulli corruption on the wire; None when the error rate is 0 (boxed: rarely used).
+    pub error_model: Option<Box<PacketErrorModel>>,
     /// When the transmitter last finished a packet: with nothing waiting or in service, the
     /// port has been idle since then (RED's q_time; 0 before any transmission, as ns-2).
     pub last_tx_end: Time,
@@ -94,12 +94,11 @@ impl Port {
     /// What the queue discipline sees when a packet arrives.
     #[inline]
     pub fn queue_state(&self, sizes: impl Fn(PacketId) -> u32) -> QueueState {
-        let idle = self.queue.is_empty() && self.in_service.is_none();
         QueueState {
             waiting_packets: self.queue.len() as u32,
             waiting_bytes: self.queue_bytes,
             in_service_bytes: self.in_service.map(|(p, _)| sizes(p)),
-            idle_since: if idle { Some(self.last_tx_end) } else { None },
+            last_tx_end: self.last_tx_end,
             rate_bps: self.rate_bps,
         }
     }

@@ -25,7 +25,8 @@ pub enum Admission {
 pub enum QueueDiscipline {
     /// Tail drop at a limit in packets or bytes (aqm.md §1).
     DropTail(BufferLimit),
-    Red(Red),
+    /// Boxed so RED's state does not grow every port.
+    Red(Box<Red>),
     Threshold(ThresholdMarking),
 }
 
@@ -50,10 +51,19 @@ pub struct QueueState {
     pub waiting_bytes: u64,
     /// Size of the packet being serialized, if any.
     pub in_service_bytes: Option<u32>,
-    /// With nothing waiting or in service: when the transmitter went idle (RED's q_time).
-    pub idle_since: Option<Time>,
+    /// When the transmitter last finished a packet: with nothing waiting or in service, the
+    /// port has been idle since then (RED's q_time).
+    pub last_tx_end: Time,
     /// The port's current service rate.
     pub rate_bps: u64,
+}
+
+impl QueueState {
+    /// Nothing waiting and nothing being sent.
+    #[inline]
+    pub fn idle(&self) -> bool {
+        self.waiting_packets == 0 && self.in_service_bytes.is_none()
+    }
 }
 
 /// The arriving packet, as far as a discipline cares.
@@ -106,7 +116,7 @@ impl QueueDiscipline {
             QueueSpec::Droptail { limit_packets, limit_bytes, count_in_service } => Ok(QueueDiscipline::DropTail(
                 BufferLimit::from_spec(*limit_packets, *limit_bytes, *count_in_service, field, "droptail")?,
             )),
-            QueueSpec::Red { .. } => Ok(QueueDiscipline::Red(Red::from_spec(spec, field, rng)?)),
+            QueueSpec::Red { .. } => Ok(QueueDiscipline::Red(Box::new(Red::from_spec(spec, field, rng)?))),
             QueueSpec::Threshold { .. } => Ok(QueueDiscipline::Threshold(ThresholdMarking::from_spec(spec, field)?)),
         }
     }
@@ -132,7 +142,7 @@ mod tests {
     use super::*;
 
     fn state(p: u32, b: u64, serving: Option<u32>) -> QueueState {
-        QueueState { waiting_packets: p, waiting_bytes: b, in_service_bytes: serving, idle_since: None, rate_bps: 1_000_000 }
+        QueueState { waiting_packets: p, waiting_bytes: b, in_service_bytes: serving, last_tx_end: 0, rate_bps: 1_000_000 }
     }
 
     fn drop_tail(limit: Limit, count_in_service: bool) -> QueueDiscipline {

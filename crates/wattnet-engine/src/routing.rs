@@ -67,6 +67,12 @@ impl ForwardingTable {
     pub fn port(&self, node: u32, dst: u32) -> PortId {
         self.next[node as usize * self.nodes + dst as usize]
     }
+
+    /// Forgets one route, as a router with a stale table would (tests of the drop path).
+    #[cfg(test)]
+    pub fn remove(&mut self, node: u32, dst: u32) {
+        self.next[node as usize * self.nodes + dst as usize] = NO_ROUTE;
+    }
 }
 
 #[cfg(test)]

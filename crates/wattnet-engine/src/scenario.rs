@@ -203,7 +203,7 @@ impl Default for QueueSpec {
     }
 }
 
-/// Traffic from `src` to `dst`: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial),
+/// Traffic from `src` to `dst`: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial, web),
 /// in which case `src` is the data sender and `tcp` configures the connections.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -250,11 +250,24 @@ pub enum TrafficSpec {
     /// TCP: `files` transfers of `bytes` each, one after the other, each a new connection
     /// opened as soon as the previous transfer completes (traffic.md §7).
     Serial { files: u32, bytes: u64 },
+    /// TCP, web-like (traffic.md §5): requests arrive as a Poisson process; each opens a new
+    /// connection to `dst` from a sender drawn uniformly from `senders` (default: `src`
+    /// alone) and carries ⌈Pareto⌉ full segments with the given mean and shape, capped at
+    /// `max_segments` if set. Requests stop at `stop_s`.
+    Web {
+        requests_per_s: f64,
+        mean_segments: f64,
+        shape: f64,
+        #[serde(default)]
+        max_segments: Option<u64>,
+        #[serde(default)]
+        senders: Vec<String>,
+    },
 }
 
 impl TrafficSpec {
     pub fn is_tcp(&self) -> bool {
-        matches!(self, TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. })
+        matches!(self, TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } | TrafficSpec::Web { .. })
     }
 }
 

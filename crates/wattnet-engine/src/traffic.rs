@@ -121,7 +121,7 @@ impl UdpSource {
                 };
                 Pattern::OnOff { peak_bps, on_s, off, on_until: start }
             }
-            TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } => {
+            TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } | TrafficSpec::Web { .. } => {
                 return Err(ScenarioError::new(field, "TCP traffic has no UDP source"));
             }
         };

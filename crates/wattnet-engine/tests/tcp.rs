@@ -76,3 +76,36 @@ fn a_bulk_flow_fills_its_link_despite_tail_drops() {
     assert!(goodput > 0.95 * 10e6 * 0.96, "goodput {goodput}");
     assert!(conn_u64(&r, "fast_retransmits")[0] > 0);
 }
+
+#[test]
+fn web_requests_arrive_as_poisson_with_pareto_sizes_from_random_senders() {
+    // λ = 5 requests/s for 200 s: 1000 expected, σ = √1000 ≈ 32.
+    // Sizes: Pareto(α = 1.35, mean 200) segments, x_m = 200·0.35/1.35 = 51.85,
+    // median x_m·2^(1/α) = 86.6 segments (traffic.md §5); ⌈·⌉ adds up to one.
+    let r = run(json!({
+        "seed": 4, "duration_s": 200.0,
+        "nodes": [{"name": "h1"}, {"name": "h2"}, {"name": "h3"}, {"name": "g"}, {"name": "d"}],
+        "links": [{"a": "h1", "b": "g", "rate_bps": 1e9, "delay_s": 0.001},
+                  {"a": "h2", "b": "g", "rate_bps": 1e9, "delay_s": 0.001},
+                  {"a": "h3", "b": "g", "rate_bps": 1e9, "delay_s": 0.001},
+                  {"a": "g", "b": "d", "rate_bps": 1e9, "delay_s": 0.005}],
+        "flows": [{"name": "web", "src": "h1", "dst": "d", "tcp": {"mss_bytes": 960},
+                   "traffic": {"type": "web", "requests_per_s": 5.0, "mean_segments": 200.0, "shape": 1.35,
+                               "senders": ["h1", "h2", "h3"]}}]
+    }));
+    let sizes: Vec<u64> = conn_u64(&r, "transfer_bytes").iter().map(|b| b / 960).collect();
+    let n = sizes.len() as f64;
+    assert!((n - 1000.0).abs() < 3.0 * 31.6, "{n} requests");
+    let mut sorted = sizes.clone();
+    sorted.sort_unstable();
+    let median = sorted[sorted.len() / 2] as f64;
+    assert!((median - 87.0).abs() < 0.1 * 87.0, "median {median}");
+    assert!(sizes.iter().all(|&s| s >= 52), "no transfer is below ⌈x_m⌉ = 52 segments");
+    // Each of the three senders gets about a third (binomial σ ≈ 15 of 333).
+    if let Some(wattnet_engine::Column::Str(senders)) = r.table("connections").column("sender") {
+        for h in ["h1", "h2", "h3"] {
+            let k = senders.iter().filter(|s| *s == h).count() as f64;
+            assert!((k - n / 3.0).abs() < 4.0 * 15.0, "{h}: {k}");
+        }
+    }
+}

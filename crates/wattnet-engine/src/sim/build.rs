@@ -11,7 +11,9 @@ use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::{EventSpec, LinkSpec, PortOverride, Scenario, TrafficSpec};
-use crate::sim::{Action, Application, Flow, FlowStats, Simulation, TcpFlow};
+use rand_distr::Exp;
+
+use crate::sim::{Action, Application, Flow, FlowStats, Simulation, TcpFlow, WebRequests};
 use crate::tcp::TcpConfig;
 use crate::time::{from_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -114,23 +116,26 @@ impl Simulation {
                 return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
             }
             let tcp = if fs.traffic.is_tcp() {
-                let app = match fs.traffic {
+                let app = match &fs.traffic {
                     TrafficSpec::Transfer { bytes: 0 } | TrafficSpec::Serial { bytes: 0, .. } => {
                         return Err(err(format!("{f}.traffic.bytes"), "must be at least 1"));
                     }
                     TrafficSpec::Serial { files: 0, .. } => return Err(err(format!("{f}.traffic.files"), "must be at least 1")),
-                    TrafficSpec::Transfer { bytes } => Application::Transfer { bytes },
-                    TrafficSpec::Serial { files, bytes } => Application::Serial { files, bytes },
+                    TrafficSpec::Transfer { bytes } => Application::Transfer { bytes: *bytes },
+                    TrafficSpec::Serial { files, bytes } => Application::Serial { files: *files, bytes: *bytes },
+                    TrafficSpec::Web { requests_per_s, mean_segments, shape, max_segments, senders } => {
+                        web_requests(s, &names, &routes, i, src, dst, stop, (*requests_per_s, *mean_segments, *shape), *max_segments, senders)?
+                    }
                     _ => Application::Bulk,
                 };
-                if fs.stop_s.is_some() {
-                    return Err(err(format!("{f}.stop_s"), "applies to UDP traffic only; a TCP transfer ends with its data"));
+                if fs.stop_s.is_some() && !matches!(app, Application::Web(_)) {
+                    return Err(err(format!("{f}.stop_s"), "applies to UDP and web traffic only; a TCP transfer ends with its data"));
                 }
                 let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
                 Some(TcpFlow { config, app, connections: vec![], traced: false })
             } else {
                 if fs.tcp.is_some() {
-                    return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial) only"));
+                    return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
                 }
                 let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
                 let rng = stream(s.seed, domain::SOURCE, i as u64);
@@ -227,6 +232,60 @@ impl Simulation {
     }
 }
 
+/// The web-like application of flow `i` (traffic.md §5), validated.
+#[allow(clippy::too_many_arguments)]
+fn web_requests(
+    s: &Scenario,
+    names: &Names,
+    routes: &ForwardingTable,
+    i: usize,
+    src: u32,
+    dst: u32,
+    stop: Time,
+    (rate, mean, shape): (f64, f64, f64),
+    max_segments: Option<u64>,
+    senders: &[String],
+) -> Result<Application, ScenarioError> {
+    let f = format!("flows[{i}].traffic");
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(err(format!("{f}.requests_per_s"), format!("must be a positive finite rate, got {rate}")));
+    }
+    // A Pareto law has a finite mean only for α > 1.
+    if !(shape.is_finite() && shape > 1.0) {
+        return Err(err(format!("{f}.shape"), format!("must be greater than 1 for a finite mean, got {shape}")));
+    }
+    if !(mean.is_finite() && mean >= 1.0) {
+        return Err(err(format!("{f}.mean_segments"), format!("must be at least 1, got {mean}")));
+    }
+    if max_segments == Some(0) {
+        return Err(err(format!("{f}.max_segments"), "must be at least 1"));
+    }
+    let senders = if senders.is_empty() {
+        vec![src]
+    } else {
+        let mut ids = Vec::with_capacity(senders.len());
+        for (k, name) in senders.iter().enumerate() {
+            let field = format!("{f}.senders[{k}]");
+            let id = names.node(name, &field)?;
+            if id == dst || routes.port(id, dst) == NO_ROUTE {
+                return Err(err(field, format!("no path from '{name}' to the flow's dst")));
+            }
+            ids.push(id);
+        }
+        ids
+    };
+    Ok(Application::Web(WebRequests {
+        gap_s: Exp::new(rate).expect("positive rate"),
+        // traffic.md §5: x_m = mean·(α − 1)/α.
+        scale: mean * (shape - 1.0) / shape,
+        shape,
+        max_segments,
+        senders,
+        stop,
+        rng: stream(s.seed, domain::APPLICATION, i as u64),
+    }))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn make_port(
     link: &LinkSpec,
@@ -270,7 +329,7 @@ fn make_port(
         discipline,
     );
     if error_rate > 0.0 {
-        port.error_model = Some(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64)));
+        port.error_model = Some(Box::new(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64))));
     }
     Ok(port)
 }

@@ -170,6 +170,7 @@ impl Simulation {
             .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
             .add("sender", Column::Str(conns.iter().map(|c| self.node_names[c.sender_node as usize].clone()).collect()))
             .add("receiver", Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()))
+            .add("transfer_bytes", col_u(&|c| c.sender.transfer_bytes().unwrap_or(0)))
             .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
             .add("completed_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, to_secs)))
             .add("transfer_time_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))))

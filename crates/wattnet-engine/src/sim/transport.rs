@@ -1,14 +1,19 @@
 //! TCP connections inside the simulation, and the applications that open them.
 
+use rand::Rng as _;
+use rand_distr::{Distribution, Exp};
+
 use super::Simulation;
+use crate::event::EventKind;
 use crate::packet::{Packet, PacketId};
+use crate::rng::Rng;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::tcp::{Ctx, Opener, TcpConfig, TcpTimer};
-use crate::time::Time;
+use crate::time::{from_secs, Time};
 
 /// What a TCP flow does with its connections.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum Application {
     /// One endless transfer.
     Bulk,
@@ -16,6 +21,30 @@ pub enum Application {
     Transfer { bytes: u64 },
     /// `files` transfers of `bytes`, each opened when the previous completes.
     Serial { files: u32, bytes: u64 },
+    /// Web-like requests (traffic.md §5): Poisson arrivals, each a new connection from a
+    /// sender drawn uniformly, carrying a Pareto number of full segments.
+    Web(WebRequests),
+}
+
+#[derive(Clone, Debug)]
+pub struct WebRequests {
+    pub gap_s: Exp<f64>,
+    /// Pareto scale x_m and shape α, in segments.
+    pub scale: f64,
+    pub shape: f64,
+    pub max_segments: Option<u64>,
+    pub senders: Vec<u32>,
+    pub stop: Time,
+    pub rng: Rng,
+}
+
+impl WebRequests {
+    /// traffic.md §5: S = ⌈x_m·U^(−1/α)⌉ with U ~ U(0, 1], capped if asked.
+    fn draw_segments(&mut self) -> u64 {
+        let u: f64 = 1.0 - self.rng.gen::<f64>();
+        let s = (self.scale * u.powf(-1.0 / self.shape)).ceil().min(u64::MAX as f64) as u64;
+        self.max_segments.map_or(s, |cap| s.min(cap)).max(1)
+    }
 }
 
 pub struct Connection {
@@ -47,25 +76,50 @@ pub struct TcpFlow {
 }
 
 impl Simulation {
-    /// A TCP flow's application starts: it opens its first connection.
-    pub(super) fn start_application(&mut self, flow: u32) {
-        self.open_connection(flow);
+    /// A TCP flow's application starts: it opens its first connection, or waits for its
+    /// first web request.
+    pub(super) fn start_application(&mut self, flow_id: u32) {
+        let flow = &mut self.flows[flow_id as usize];
+        let src = flow.src;
+        match &mut flow.tcp.as_mut().expect("TCP flow").app {
+            Application::Bulk => self.open_connection(flow_id, src, None),
+            Application::Transfer { bytes } | Application::Serial { bytes, .. } => {
+                let bytes = *bytes;
+                self.open_connection(flow_id, src, Some(bytes))
+            }
+            Application::Web(web) => {
+                let first = self.now + from_secs(web.gap_s.sample(&mut web.rng));
+                if first < web.stop {
+                    self.events.schedule(first, EventKind::WebRequest { flow: flow_id });
+                }
+            }
+        }
     }
 
-    fn open_connection(&mut self, flow_id: u32) {
+    /// A web request arrives: a new connection from a random sender, and the next arrival.
+    pub(super) fn web_request(&mut self, flow_id: u32) {
+        let tcp = self.flows[flow_id as usize].tcp.as_mut().expect("TCP flow");
+        let mss = tcp.config.mss as u64;
+        let Application::Web(web) = &mut tcp.app else { unreachable!("web requests belong to web flows") };
+        let sender = web.senders[web.rng.gen_range(0..web.senders.len())];
+        let bytes = web.draw_segments().saturating_mul(mss);
+        let next = self.now + from_secs(web.gap_s.sample(&mut web.rng));
+        if next < web.stop {
+            self.events.schedule(next, EventKind::WebRequest { flow: flow_id });
+        }
+        self.open_connection(flow_id, sender, Some(bytes));
+    }
+
+    fn open_connection(&mut self, flow_id: u32, sender_node: u32, bytes: Option<u64>) {
         let flow = &mut self.flows[flow_id as usize];
         let tcp = flow.tcp.as_mut().expect("TCP flow");
-        let bytes = match tcp.app {
-            Application::Bulk => None,
-            Application::Transfer { bytes } | Application::Serial { bytes, .. } => Some(bytes),
-        };
         let id = self.connections.len() as u32;
         tcp.connections.push(id);
         let opener = tcp.config.opener;
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
         self.connections.push(Connection {
             flow: flow_id,
-            sender_node: flow.src,
+            sender_node,
             receiver_node: flow.dst,
             sender: Sender::new(&tcp.config, bytes),
             receiver: Receiver::new(&tcp.config, bytes),
@@ -153,10 +207,11 @@ impl Simulation {
         self.outbox = out;
 
         if completed {
-            let tcp = self.flows[flow_id as usize].tcp.as_ref().expect("TCP flow");
-            if let Application::Serial { files, .. } = tcp.app {
+            let flow = &self.flows[flow_id as usize];
+            let tcp = flow.tcp.as_ref().expect("TCP flow");
+            if let Application::Serial { files, bytes } = tcp.app {
                 if (tcp.connections.len() as u32) < files {
-                    self.open_connection(flow_id);
+                    self.open_connection(flow_id, flow.src, Some(bytes));
                 }
             }
         }

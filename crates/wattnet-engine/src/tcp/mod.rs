@@ -6,6 +6,8 @@
 
 pub mod cc;
 pub mod receiver;
+#[cfg(test)]
+mod recovery_tests;
 pub mod rto;
 pub mod sender;
 
@@ -169,7 +171,7 @@ impl TcpConfig {
         };
         let ecn = match (&cc, spec.ecn) {
             (CcSpec::Dctcp(_), Some(false)) => {
-                return Err(ScenarioError::new(format!("{field}.ecn"), "DCTCP needs ECN"));
+                return Err(ScenarioError::new(format!("{field}.ecn"), "cannot be false with DCTCP, which needs ECN"));
             }
             (CcSpec::Dctcp(_), _) => EcnMode::Dctcp,
             (_, Some(true)) => EcnMode::Classic,

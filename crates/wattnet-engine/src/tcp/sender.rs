@@ -140,6 +140,11 @@ impl Sender {
         self.snd_max.saturating_sub(self.snd_una)
     }
 
+    /// The transfer's size, `None` for an endless one.
+    pub fn transfer_bytes(&self) -> Option<u64> {
+        (self.data_end != u64::MAX).then(|| self.data_end - 1)
+    }
+
     /// Data bytes acknowledged by the receiver.
     pub fn bytes_acked(&self) -> u64 {
         self.snd_una.saturating_sub(1).min(self.data_end - 1)
@@ -239,6 +244,8 @@ impl Sender {
     fn new_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
         let ack = h.ack;
         let acked_bytes = ack - self.snd_una;
+        // FlightSize when the signal arrived, for an ECN reaction on this ACK.
+        let flight_before = self.in_flight() as f64 / self.mss as f64;
         let rtt = self.take_rtt_sample(ack, ctx.now);
         if let Some(r) = rtt {
             self.rto.sample(r);
@@ -278,13 +285,15 @@ impl Sender {
                 }
                 Recovery::Sack | Recovery::Tahoe => {}
             }
-        } else if self.ecn && info.ece && ack > self.reduced_until {
+        } else if self.ecn && info.ece {
             // RFC 3168 §6.1.2: react to ECE like a loss, at most once per window, without
-            // retransmitting and without growing cwnd on this ACK; then send CWR.
-            self.reduce(Congestion::Ecn, ctx.now);
-            self.window.cwnd = self.window.ssthresh.max(1.0);
-            self.cwr_pending = true;
-            self.stats.ecn_reductions += 1;
+            // retransmitting; then send CWR. No ECN-Echo ACK ever grows cwnd.
+            if ack > self.reduced_until {
+                self.reduce(Congestion::Ecn, flight_before, ctx.now);
+                self.window.cwnd = self.window.ssthresh.max(1.0);
+                self.cwr_pending = true;
+                self.stats.ecn_reductions += 1;
+            }
         } else {
             // RFC 3465 §2.2: growth is credited for at most L segments per ACK.
             let credit = Ack { acked: info.acked.min(self.abc_limit), ..info };
@@ -338,7 +347,7 @@ impl Sender {
         }
         self.stats.fast_retransmits += 1;
         self.recover = self.snd_max - 1;
-        self.reduce(Congestion::Loss, ctx.now);
+        self.reduce(Congestion::Loss, self.in_flight() as f64 / self.mss as f64, ctx.now);
         match self.recovery {
             Recovery::Tahoe => {
                 // tcp.md §0.3: slow start from one segment, resending from snd_una.
@@ -359,18 +368,18 @@ impl Sender {
                 // retransmit the first unacknowledged segment.
                 self.in_recovery = true;
                 self.window.cwnd = self.window.ssthresh;
-                self.high_rxt = self.snd_una;
                 self.retransmit(self.snd_una, ctx);
+                // RFC 6675 §2: HighRxt, the highest sequence number retransmitted.
+                self.high_rxt = self.sent.front().map_or(self.snd_una, |s| s.end);
             }
         }
         let deadline = ctx.now + self.rto.rto();
         ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
     }
 
-    /// A congestion signal: new ssthresh from the algorithm, and no second reduction for
-    /// losses or marks in the same window (RFC 3168 §6.1.2).
-    fn reduce(&mut self, why: Congestion, now: Time) {
-        let flight = self.in_flight() as f64 / self.mss as f64;
+    /// A congestion signal with FlightSize `flight` (segments): new ssthresh from the
+    /// algorithm, and no second reduction for losses or marks in the same window (RFC 3168 §6.1.2).
+    fn reduce(&mut self, why: Congestion, flight: f64, now: Time) {
         self.window.ssthresh = self.cc.ssthresh(&self.window, flight, why, now);
         self.reduced_until = self.snd_max;
     }
@@ -401,7 +410,16 @@ impl Sender {
                 // RFC 5681 §3.1 eq. 4 and RFC 6298 §5.5–5.6: ssthresh from the flight,
                 // cwnd = 1 (loss window), back off, go back to snd_una.
                 self.stats.timeouts += 1;
-                self.reduce(Congestion::Timeout, ctx.now);
+                // RFC 5681 §3.1: eq. 4 applies to a segment "not yet resent by way of the
+                // retransmission timer", and as in Linux tcp_enter_loss ("reduce ssthresh if
+                // it has not yet been made inside this window") a timeout inside a window
+                // already reduced (fast recovery, ECN, an earlier timeout) keeps ssthresh.
+                // There FlightSize and cwnd still carry the duplicate-ACK inflation of RFC
+                // 5681 §3.2 step 4 (segments that have left the network), so recomputing
+                // would raise ssthresh above what the path held.
+                if self.snd_una >= self.reduced_until {
+                    self.reduce(Congestion::Timeout, self.in_flight() as f64 / self.mss as f64, ctx.now);
+                }
                 self.window.cwnd = 1.0;
                 self.rto.back_off();
                 // RFC 6582 §3.2 step 4: after a timeout, recover = highest sequence sent.

@@ -1,0 +1,259 @@
+//! Hand-worked traces of the sender: ACKs, duplicate ACKs and timeouts fed by hand, with the
+//! expected windows and retransmissions worked out in the comments (tcp.md §0.7).
+
+use super::sender::{Sender, SenderState};
+use super::{Ctx, Outgoing, TcpConfig, TcpSpec};
+use crate::event::{EventKind, EventQueue};
+use crate::packet::{flags, Ecn, TcpHeader};
+use crate::scenario::TcpProfile;
+use crate::time::{from_secs, Time};
+
+/// Segments are 1000 B; segment k (1-based) covers [1 + 1000(k−1), 1 + 1000k).
+const MSS: u64 = 1000;
+
+fn seg_start(k: u64) -> u64 {
+    1 + MSS * (k - 1)
+}
+
+fn seg_of(seq: u64) -> u64 {
+    (seq - 1) / MSS + 1
+}
+
+struct Harness {
+    sender: Sender,
+    events: EventQueue,
+    out: Vec<Outgoing>,
+    now: Time,
+}
+
+impl Harness {
+    /// An established sender with `iw` segments sent (segments 1..=iw).
+    fn new(spec: TcpSpec, iw: f64) -> Harness {
+        let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(iw), ..spec };
+        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+        let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
+        h.with_ctx(|s, ctx| s.connect(ctx));
+        let syn_ack = TcpHeader { seq: 0, ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
+        h.now = from_secs(0.1);
+        h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+        h.out.clear();
+        h
+    }
+
+    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx)) -> Vec<Outgoing> {
+        let start = self.out.len();
+        let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
+        f(&mut self.sender, &mut ctx);
+        self.out[start..].to_vec()
+    }
+
+    /// Feeds an ACK (with optional SACK blocks given in segment numbers, inclusive) and
+    /// returns the segments sent in response, as (segment number, retransmission?) pairs.
+    fn ack(&mut self, ack_seg: u64, sacked: &[(u64, u64)], ece: bool) -> Vec<u64> {
+        let mut h = TcpHeader { seq: 1, ack: seg_start(ack_seg), window: 1 << 30, flags: flags::ACK, ..Default::default() };
+        if ece {
+            h.flags |= flags::ECE;
+        }
+        for (i, &(a, b)) in sacked.iter().take(3).enumerate() {
+            h.sack[i] = (seg_start(a), seg_start(b + 1));
+            h.sack_blocks += 1;
+        }
+        self.with_ctx(|s, ctx| s.on_packet(&h, ctx)).iter().filter(|o| o.tcp.len > 0).map(|o| seg_of(o.tcp.seq)).collect()
+    }
+
+    /// Runs the next timer event; returns the segments sent.
+    fn fire_timer(&mut self) -> Vec<u64> {
+        let ev = self.events.pop_until(Time::MAX).expect("a timer is armed");
+        self.now = ev.time;
+        assert!(matches!(ev.kind, EventKind::Tcp { .. }));
+        self.with_ctx(|s, ctx| s.on_timer(ctx)).iter().filter(|o| o.tcp.len > 0).map(|o| seg_of(o.tcp.seq)).collect()
+    }
+
+    fn cwnd(&self) -> f64 {
+        self.sender.window.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.sender.window.ssthresh
+    }
+}
+
+fn ns2(cc: &str) -> TcpSpec {
+    let cc = serde_json::from_str(&format!(r#"{{"type": "{cc}"}}"#)).unwrap();
+    TcpSpec { profile: TcpProfile::Ns2, congestion_control: Some(cc), ..Default::default() }
+}
+
+/// tcp.md §0.7 check 2: cwnd 20, 20 segments out, segments 1 and 5 lost. Segments 2–4 and
+/// 6–20 arrive, producing 18 duplicate ACKs for segment 1.
+#[test]
+fn newreno_partial_ack_trace() {
+    let mut h = Harness::new(ns2("newreno"), 20.0);
+    assert_eq!(h.ack(1, &[], false), Vec::<u64>::new()); // dupack 1
+    h.ack(1, &[], false); // dupack 2
+    // 3rd dupack: ssthresh = FlightSize/2 = 10, cwnd = 10 + 3 = 13, retransmit segment 1.
+    assert_eq!(h.ack(1, &[], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 13.0));
+    // Dupacks 4..18 inflate cwnd to 28; once cwnd exceeds the 20 segments outstanding,
+    // each dupack releases one new segment: 21..28.
+    let mut new = vec![];
+    for _ in 4..=18 {
+        new.extend(h.ack(1, &[], false));
+    }
+    assert_eq!(h.cwnd(), 28.0);
+    assert_eq!(new, (21..=28).collect::<Vec<_>>());
+    // Partial ACK for 1–4: retransmit 5; cwnd = 28 − 4 + 1 = 25; 24 outstanding, so one
+    // new segment (29) fits.
+    assert_eq!(h.ack(5, &[], false), vec![5, 29]);
+    assert_eq!(h.cwnd(), 25.0);
+    assert_eq!(h.sender.stats.fast_retransmits, 1);
+    // The full ACK (everything through 28, beyond recover = end of 20): cwnd = ssthresh.
+    h.ack(29, &[], false);
+    assert_eq!(h.cwnd(), 10.0);
+    assert_eq!(h.sender.stats.retransmissions, 2);
+}
+
+/// The same losses under Reno: the partial ACK ends recovery (cwnd = ssthresh = 10), and
+/// segment 5 needs three more duplicate ACKs and a second halving.
+#[test]
+fn reno_exits_at_the_partial_ack_and_halves_again() {
+    let mut h = Harness::new(ns2("reno"), 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!(h.cwnd(), 28.0);
+    // The partial ACK deflates to ssthresh; 24 segments (5..28) are outstanding > 10: nothing sent.
+    assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    assert_eq!(h.cwnd(), 10.0);
+    // Segments 21..28 arrive after the hole at 5: duplicate ACKs for 5. At the third, Reno
+    // halves the FlightSize (24 segments, RFC 5681 eq. 4): ssthresh 12, cwnd 15, resend 5.
+    // (ns-2 halves cwnd instead, which gives tcp.md's 5.)
+    h.ack(5, &[], false);
+    h.ack(5, &[], false);
+    assert_eq!(h.ack(5, &[], false), vec![5]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (12.0, 15.0));
+    assert_eq!(h.sender.stats.fast_retransmits, 2);
+}
+
+/// Tahoe: the third duplicate ACK sets ssthresh 10 and cwnd 1 and goes back to snd_una.
+#[test]
+fn tahoe_slow_starts_from_one_segment_and_goes_back_n() {
+    let mut h = Harness::new(ns2("tahoe"), 20.0);
+    h.ack(1, &[], false);
+    h.ack(1, &[], false);
+    assert_eq!(h.ack(1, &[], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 1.0));
+    // Later duplicate ACKs change nothing (no fast recovery).
+    for _ in 4..=18 {
+        assert_eq!(h.ack(1, &[], false), Vec::<u64>::new());
+    }
+    // The retransmitted 1 fills the first hole: ACK for 1–4; slow start, cwnd 2, and
+    // go-back-N resends from snd_una: 5 and 6 (6 was not lost but Tahoe does not know).
+    assert_eq!(h.ack(5, &[], false), vec![5, 6]);
+    assert_eq!(h.cwnd(), 2.0);
+}
+
+/// RFC 6675 with the same losses: cwnd = ssthresh = 10 at entry, and sending is governed by
+/// the pipe. Segment 5 counts as lost once three segments above it are SACKed.
+#[test]
+fn sack_recovery_follows_the_pipe() {
+    let spec = TcpSpec { sack: Some(true), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 20.0);
+    h.ack(1, &[(2, 2)], false);
+    h.ack(1, &[(2, 3)], false);
+    // Dupack 3: enter recovery, retransmit 1. Pipe: 1 (retransmitted) + 16 (5..20 not lost) = 17.
+    assert_eq!(h.ack(1, &[(2, 4)], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 10.0));
+    // Segments 6..k arrive: with 6, 7, 8 SACKed, 5 becomes lost (pipe 1 + 0 + 12 = 13).
+    // Each further SACK lowers the pipe by one: at k = 12 the pipe is 1 + 0 + 8 = 9 < 10,
+    // so segment 5 is retransmitted (rule 1); after that only new data goes (rule 2).
+    let mut sent = vec![];
+    for k in 6..=20 {
+        let out = h.ack(1, &[(6, k), (2, 4)], false);
+        if k < 12 {
+            assert!(out.is_empty(), "nothing may be sent at k = {k}: {out:?}");
+        }
+        sent.extend(out);
+    }
+    // k = 12: 5; k = 13..20: one new segment each (21..28).
+    assert_eq!(sent, [5].into_iter().chain(21..=28).collect::<Vec<_>>());
+    // The cumulative ACK for everything through 28 passes the recovery point (20).
+    h.ack(29, &[], false);
+    assert_eq!(h.cwnd(), 10.0);
+    assert_eq!(h.sender.stats.retransmissions, 2);
+}
+
+/// RFC 6298 §5.5–5.7 and RFC 5681 eq. 4: a timeout halves the flight into ssthresh, sets
+/// cwnd 1, resends snd_una and doubles the RTO until a sample of a fresh segment arrives.
+#[test]
+fn timeout_backs_off_and_karn_ignores_retransmitted_samples() {
+    let mut h = Harness::new(ns2("newreno"), 4.0);
+    // The SYN's RTT (0.1 s) was sampled: RTO = 0.1 + max(0.01, 4 · 0.05) = 0.3 s, sent at 0.1 s.
+    assert_eq!(h.fire_timer(), vec![1]);
+    assert!((crate::time::to_secs(h.now) - 0.4).abs() < 1e-12);
+    assert_eq!((h.ssthresh(), h.cwnd()), (2.0, 1.0));
+    assert_eq!(h.sender.stats.timeouts, 1);
+    // Backed off to 0.6 s: the next expiry is at 1.0 s.
+    assert_eq!(h.fire_timer(), vec![1]);
+    assert!((crate::time::to_secs(h.now) - 1.0).abs() < 1e-12);
+    // The ACK for the retransmitted segment 1 gives no sample (Karn), so the RTO stays
+    // backed off at 4 × 0.3 = 1.2 s: restarted at 1.05 s, the timer expires at 2.25 s
+    // (an earlier, stale timer event may fire first and re-arm itself).
+    h.now += from_secs(0.05);
+    h.ack(2, &[], false);
+    while h.sender.stats.timeouts == 2 {
+        h.fire_timer();
+    }
+    assert!((crate::time::to_secs(h.now) - 2.25).abs() < 1e-9, "{}", crate::time::to_secs(h.now));
+}
+
+/// RFC 3168 §6.1.2: an ECE halves the flight into ssthresh and cwnd once per window, without
+/// retransmitting; the next new segment carries CWR.
+#[test]
+fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
+    let spec = TcpSpec { ecn: Some(true), ..ns2("newreno") };
+    let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(10.0), ..spec };
+    let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
+    let syn = h.with_ctx(|s, ctx| s.connect(ctx));
+    // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
+    assert!(syn[0].tcp.has(flags::ECE) && syn[0].tcp.has(flags::CWR));
+    let syn_ack = TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
+    h.now = from_secs(0.1);
+    let first = h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+    assert!(first.iter().filter(|o| o.tcp.len > 0).all(|o| o.ecn == Ecn::Ect0));
+    // ACK of segment 1 with ECE: FlightSize was 10 → ssthresh 5, cwnd 5, no retransmission.
+    let out = h.ack(2, &[], true);
+    assert_eq!((h.ssthresh(), h.cwnd()), (5.0, 5.0));
+    assert!(out.is_empty(), "9 outstanding > cwnd 5: {out:?}");
+    // More ECEs from the same window (segments up to 10) do not reduce again.
+    for k in 3..=11 {
+        h.ack(k, &[], true);
+    }
+    assert_eq!(h.sender.stats.ecn_reductions, 1);
+    assert_eq!(h.ssthresh(), 5.0);
+    // The first new segment after the reduction carried CWR.
+    let cwr: Vec<_> = h.out.iter().filter(|o| o.tcp.has(flags::CWR) && o.tcp.len > 0).collect();
+    assert_eq!(cwr.len(), 1);
+}
+
+/// tcp.md §0.6: an unanswered SYN is retransmitted at 1, 3, 7, 15, 31 and 63 s (initial RTO
+/// 1 s, doubled each time); after six retries the connection fails at 127 s.
+#[test]
+fn syn_retries_back_off_and_give_up() {
+    let spec = TcpSpec { profile: TcpProfile::Linux, ..Default::default() };
+    let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
+    h.with_ctx(|s, ctx| s.connect(ctx));
+    let mut times = vec![];
+    while let Some(ev) = h.events.pop_until(Time::MAX) {
+        h.now = ev.time;
+        let out = h.with_ctx(|s, ctx| s.on_timer(ctx));
+        if !out.is_empty() {
+            assert!(out[0].tcp.has(flags::SYN));
+            times.push(crate::time::to_secs(ev.time));
+        }
+    }
+    assert_eq!(times, vec![1.0, 3.0, 7.0, 15.0, 31.0, 63.0]);
+    assert_eq!(h.sender.state, SenderState::Failed);
+    assert_eq!(crate::time::to_secs(h.now), 127.0);
+}

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python bench setup clean
+.PHONY: demo test test-python bench setup tshark clean
 
 # For now the demo runs the example chain; the capacity-scaling reproduction and its report replace it.
 demo: setup
@@ -15,11 +15,11 @@ demo: setup
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
 # test binary. Cargo's test profile is optimised (see Cargo.toml).
-test: setup
+test: setup tshark
 	cargo test -p wattnet-engine
 	$(BIN)/python -m pytest -q
 
-test-python: setup
+test-python: setup tshark
 	$(BIN)/python -m pytest -q
 
 bench: setup
@@ -38,6 +38,20 @@ $(VENV)/.maturin-installed: $(BIN)/python
 $(VENV)/.engine-built: $(VENV)/.maturin-installed $(ENGINE_INPUTS)
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH="$(abspath $(BIN)):$$PATH" $(BIN)/maturin develop --release --extras dev
 	touch $@
+
+# tshark reads the pcap captures back in tests/test_pcap.py. When it is absent and this runs as
+# root with apt-get (as CI does), it is installed from Debian's packages; otherwise, or if that
+# fails, those tests skip and say why.
+tshark:
+	@command -v tshark >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing tshark with apt-get"; \
+	    { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark >/dev/null; } || \
+	    echo "warning: apt-get could not install tshark; the pcap tests will skip"; \
+	  else \
+	    echo "warning: tshark is absent and cannot be installed here (needs root and apt-get); the pcap tests will skip"; \
+	  fi; }
 
 clean:
 	rm -rf $(VENV) out python/wattnet/_engine*.so

@@ -15,12 +15,13 @@ COLUMNS = {
     "ports": [
         "port", "from", "to", "enqueued_packets", "enqueued_bytes", "dropped_packets", "dropped_bytes",
         "early_dropped_packets", "marked_packets", "transmitted_packets", "transmitted_bytes",
-        "corrupted_packets", "corrupted_bytes", "busy_time_s", "utilization", "mean_queue_packets",
+        "link_down_drops", "corrupted_packets", "corrupted_bytes", "busy_time_s", "utilization", "mean_queue_packets",
         "mean_queue_bytes", "mean_rate_bps", "final_rate_bps", "rate_changes", "frozen_time_s",
     ],
     "flows": [
         "flow", "src", "dst", "sent_packets", "sent_bytes", "received_packets", "received_bytes",
-        "dropped_packets", "in_network_packets", "mean_delay_s", "delivered_bytes", "goodput_bps",
+        "dropped_packets", "in_network_packets", "mean_delay_s", "delivered_bytes", "path_hops_start",
+        "path_hops_end", "goodput_bps",
     ],
     "timeseries": ["time_s", "entity", "quantity", "value"],
     "rate_changes": ["time_s", "port", "old_rate_bps", "new_rate_bps"],
@@ -31,9 +32,10 @@ COLUMNS = {
         "final_cwnd_segments", "srtt_s", "state",
     ],
     "cwnd_trace": ["time_s", "flow", "connection", "cwnd_segments", "ssthresh_segments"],
+    "routing_events": ["time_s", "node", "changed_destinations"],
 }  # fmt: skip
-# The chain example has no TCP flow: these tables are written with their columns and no rows.
-TCP_TABLES = ("connections", "cwnd_trace")
+# The chain example has no TCP flow and no link change: these tables have columns and no rows.
+EMPTY_TABLES = ("connections", "cwnd_trace", "routing_events")
 
 
 def wattnet(*args: str) -> subprocess.CompletedProcess:
@@ -48,7 +50,7 @@ def test_run_writes_summary_and_tables(tmp_path):
     for table, columns in COLUMNS.items():
         frame = pd.read_parquet(out / f"{table}.parquet")
         assert list(frame.columns) == columns, table
-        assert (len(frame) == 0) if table in TCP_TABLES else (len(frame) > 0), table
+        assert (len(frame) == 0) if table in EMPTY_TABLES else (len(frame) > 0), table
     summary = json.loads((out / "summary.json").read_text())
     for key in ["scenario_hash", "seed", "engine_version", "wall_time_s", "events", "packets", "packets_sent",
                 "packets_received", "packets_dropped", "packets_in_network"]:  # fmt: skip

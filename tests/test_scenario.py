@@ -18,7 +18,7 @@ def test_valid_scenario_round_trips_through_engine_json(scenario_dict):
 def test_defaults_are_the_engines(scenario_dict):
     # The values of the serde defaults in crates/wattnet-engine/src/scenario.rs.
     engine = json.loads(Scenario.from_dict(scenario_dict).to_engine_json())
-    assert engine["routing"] == {"metric": "hops", "ttl": 64}
+    assert engine["routing"] == {"metric": "hops", "ttl": 64, "ecmp": False, "reconvergence": None}
     assert engine["links"][0]["queue"] == {
         "type": "droptail",
         "limit_packets": 1000,
@@ -80,6 +80,30 @@ def test_engine_json_is_canonical(scenario_dict):
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.name)
 def test_examples_are_valid(path):
     assert load_scenario(path).duration_s > 0
+
+
+def test_reconvergence_defaults_are_the_contracts(scenario_dict):
+    scenario_dict["routing"] = {"ecmp": True, "reconvergence": {"model": "link_state"}}
+    scenario_dict["events"] += [
+        {"action": "link_down", "at_s": 0.5, "a": "c", "b": "b"},
+        {"action": "link_up", "at_s": 1.5, "a": "b", "b": "c"},
+    ]
+    engine = json.loads(Scenario.from_dict(scenario_dict).to_engine_json())
+    assert engine["routing"]["ecmp"] is True
+    assert engine["routing"]["reconvergence"] == {
+        "model": "link_state",
+        "detection_s": 0.0,
+        "hop_processing_s": 0.001,
+        "spf_delay_s": 0.0,
+        "lsa_bytes": 100,
+    }
+    assert engine["events"][1:] == [
+        {"action": "link_down", "at_s": 0.5, "a": "c", "b": "b"},
+        {"action": "link_up", "at_s": 1.5, "a": "b", "b": "c"},
+    ]
+    scenario_dict["routing"] = {"reconvergence": {"model": "global"}}
+    engine = json.loads(Scenario.from_dict(scenario_dict).to_engine_json())
+    assert engine["routing"]["reconvergence"] == {"model": "global", "delay_s": 0.03}
 
 
 def test_scenario_can_be_built_from_models():
@@ -322,6 +346,60 @@ MALFORMED = [
         "'queue_packets'",
     ),
     ("zero TTL", lambda d: set_path(d, ["routing"], {"ttl": 0}), "routing.ttl", "greater than or equal to 1"),
+    (
+        "unknown reconvergence model",
+        lambda d: set_path(d, ["routing"], {"reconvergence": {"model": "ospf"}}),
+        "routing.reconvergence.model",
+        "unknown model 'ospf'",
+    ),
+    (
+        "reconvergence without model",
+        lambda d: set_path(d, ["routing"], {"reconvergence": {"delay_s": 0.03}}),
+        "routing.reconvergence.model",
+        "required",
+    ),
+    (
+        "negative global reconvergence delay",
+        lambda d: set_path(d, ["routing"], {"reconvergence": {"model": "global", "delay_s": -0.03}}),
+        "routing.reconvergence.delay_s",
+        "greater than or equal to 0",
+    ),
+    (
+        "link-state field on the global model",
+        lambda d: set_path(d, ["routing"], {"reconvergence": {"model": "global", "spf_delay_s": 0.01}}),
+        "routing.reconvergence.spf_delay_s",
+        "unknown field",
+    ),
+    (
+        "empty LSA",
+        lambda d: set_path(d, ["routing"], {"reconvergence": {"model": "link_state", "lsa_bytes": 0}}),
+        "routing.reconvergence.lsa_bytes",
+        "greater than or equal to 1",
+    ),
+    (
+        "link_down between unlinked nodes",
+        lambda d: d["events"].append({"action": "link_down", "at_s": 1.0, "a": "a", "b": "c"}),
+        "events[1].b",
+        "no link between 'a' and 'c'",
+    ),
+    (
+        "link_up on an unknown node",
+        lambda d: d["events"].append({"action": "link_up", "at_s": 1.0, "a": "x", "b": "b"}),
+        "events[1].a",
+        "unknown node 'x'",
+    ),
+    (
+        "link_down after the end",
+        lambda d: d["events"].append({"action": "link_down", "at_s": 2.5, "a": "a", "b": "b"}),
+        "events[1].at_s",
+        "outside the run",
+    ),
+    (
+        "link_down naming a port",
+        lambda d: d["events"].append({"action": "link_down", "at_s": 1.0, "a": "a", "b": "b", "port": "a->b"}),
+        "events[1].port",
+        "unknown field",
+    ),
 ]
 
 

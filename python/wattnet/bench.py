@@ -1,9 +1,18 @@
-"""Speed benchmarks of the engine (`wattnet bench`, `make bench`): one dict of numbers each."""
+"""Speed benchmarks of the engine (`wattnet bench`, `make bench`): one dict of numbers each.
+
+Each benchmark runs in a fresh interpreter (a spawned process), so that its ``peak_rss_mb``,
+the process's peak resident set (``ru_maxrss``) in MiB, is its own: the interpreter and the
+imported package (about 60 MiB) plus what the engine needed for that run alone.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import resource
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from wattnet import _engine
 from wattnet.runner import advance, build_simulation
@@ -12,9 +21,9 @@ from wattnet.scenario import Scenario
 
 def event_queue() -> dict[str, float]:
     """The bare event queue: 20 M events through a heap holding 1000 pending ones."""
-    started = time.perf_counter()
+    clock = _Clock()
     events = _engine.bench_event_queue(20_000_000, 1000, 1)
-    return _measurement("event_queue", packets=0, events=events, wall_s=time.perf_counter() - started)
+    return _measurement("event_queue", packets=0, events=events, clock=clock)
 
 
 def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
@@ -47,21 +56,98 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
     )
 
 
-def cbr_chain() -> dict[str, float]:
-    """A full simulation; packets counts packet-hops (one per transmission on a port)."""
-    scenario = cbr_chain_scenario()
-    started = time.perf_counter()
+def dumbbell_scenario(congestion_control: str, flows: int = 100, duration_s: float = 60.0) -> Scenario:
+    """``flows`` bulk TCP flows s_i → r1 → r2 → d_i: access links 1 Gb/s with 1 ms each way, the
+    bottleneck r1→r2 100 Mb/s with 8 ms, so the two-way propagation delay is 20 ms; its DropTail
+    buffer holds one BDP, 100 Mb/s · 20 ms / 1500 B = 167 packets. MSS 1448 B; flow i starts
+    at 10·i ms (ns2 profile otherwise)."""
+    access = {"rate_bps": 1e9, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
+    links = [
+        {"a": "r1", "b": "r2", "rate_bps": 100e6, "delay_s": 8e-3, "queue": {"type": "droptail", "limit_packets": 167}}
+    ]
+    for i in range(flows):
+        links += [{"a": f"s{i}", "b": "r1", **access}, {"a": "r2", "b": f"d{i}", **access}]
+    return Scenario(
+        name=f"bench-dumbbell-{congestion_control}",
+        seed=1,
+        duration_s=duration_s,
+        nodes=[{"name": n} for n in ("r1", "r2")] + [{"name": f"{e}{i}"} for i in range(flows) for e in "sd"],
+        links=links,
+        flows=[
+            {
+                "name": f"f{i}",
+                "src": f"s{i}",
+                "dst": f"d{i}",
+                "traffic": {"type": "bulk"},
+                "start_s": 0.01 * i,
+                "tcp": {"congestion_control": {"type": congestion_control}, "mss_bytes": 1448},
+            }
+            for i in range(flows)
+        ],
+    )
+
+
+def simulate(name: str, scenario: Scenario) -> dict[str, float]:
+    """A full simulation, built and run to its end; packets counts packet-hops (one per
+    transmission on a port, the summary's ``packets``)."""
+    clock = _Clock()
     simulation = build_simulation(scenario)
     advance(simulation)
-    wall_s = time.perf_counter() - started
     summary = simulation.results()["summary"]
-    return _measurement("cbr_chain", packets=summary["packets"], events=summary["events"], wall_s=wall_s)
+    return _measurement(name, packets=summary["packets"], events=summary["events"], clock=clock)
 
 
-BENCHMARKS: dict[str, Callable[[], dict[str, float]]] = {"event_queue": event_queue, "cbr_chain": cbr_chain}
+def cbr_chain() -> dict[str, float]:
+    return simulate("cbr_chain", cbr_chain_scenario())
 
 
-def _measurement(name: str, packets: int, events: int, wall_s: float) -> dict[str, float]:
+def dumbbell(congestion_control: str) -> dict[str, float]:
+    return simulate(f"dumbbell_{congestion_control}", dumbbell_scenario(congestion_control))
+
+
+def _in_fresh_process(measure: Callable[[], dict[str, float]]) -> dict[str, float]:
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_with_rss_at_start, measure).result()
+
+
+def _with_rss_at_start(measure: Callable[[], dict[str, float]]) -> dict[str, float]:
+    """Adds ``rss_at_start_mb``, the process's peak RSS before the benchmark (the interpreter
+    and the imports), so that peak_rss_mb − rss_at_start_mb is what the run itself added."""
+    at_start = _peak_rss_mb()
+    return {**measure(), "rss_at_start_mb": at_start}
+
+
+def _peak_rss_mb() -> float:
+    # Linux reports ru_maxrss in KiB.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+_MEASURES: dict[str, Callable[[], dict[str, float]]] = {
+    "event_queue": event_queue,
+    "cbr_chain": cbr_chain,
+    "dumbbell_newreno": partial(dumbbell, "newreno"),
+    "dumbbell_cubic": partial(dumbbell, "cubic"),
+}
+
+BENCHMARKS: dict[str, Callable[[], dict[str, float]]] = {
+    name: partial(_in_fresh_process, measure) for name, measure in _MEASURES.items()
+}
+
+
+class _Clock:
+    """Wall time and this process's CPU time since creation. On a shared machine the CPU
+    time is the steadier measure; the rates are per wall second."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def elapsed(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def _measurement(name: str, packets: int, events: int, clock: _Clock) -> dict[str, float]:
+    wall_s, cpu_s = clock.elapsed()
     return {
         "name": name,
         "packets": packets,
@@ -69,4 +155,6 @@ def _measurement(name: str, packets: int, events: int, wall_s: float) -> dict[st
         "wall_s": wall_s,
         "packets_per_s": packets / wall_s,
         "events_per_s": events / wall_s,
+        "cpu_s": cpu_s,
+        "peak_rss_mb": _peak_rss_mb(),
     }

@@ -36,31 +36,48 @@ def exit_with_errors(lines: list[str], code: int = EXIT_BAD_INPUT) -> NoReturn:
 @app.command()
 def run(
     scenario_path: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="The scenario to run.")],
-    out: Annotated[Path, typer.Option("--out", help="Directory to write summary.json and the Parquet tables into.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Directory to write summary.json and the Parquet tables into, and the scenario's captures into its pcap/ folder.",
+        ),
+    ],
     seed: Annotated[int | None, typer.Option(help="Replaces the scenario's seed.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
-    """Run one scenario and write its results."""
+    """Run one scenario and write its results (and its pcap captures into OUT/pcap)."""
+    pcap_dir = out / "pcap"
     try:
         scenario = load_scenario(scenario_path)
         if seed is not None:
             scenario = scenario.with_seed(seed)
-        results = run_scenario(scenario, progress=not quiet)
     except FileNotFoundError:
         exit_with_errors([f"{scenario_path}: no such file"])
     except IsADirectoryError:
         exit_with_errors([f"{scenario_path}: is a directory, not a scenario file"])
     except ScenarioError as error:
         exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
+    try:
+        results = run_scenario(scenario, progress=not quiet, pcap_dir=pcap_dir if scenario.pcap else None)
+    except ScenarioError as error:
+        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
     except SimulationError as error:
         exit_with_errors([f"the engine broke an invariant: {error}"], code=1)
+    except OSError as error:
+        exit_with_errors([f"cannot write the captures: {error}"], code=1)
     except KeyboardInterrupt:
-        exit_with_errors(["interrupted; nothing written"], code=130)
+        partial = f"; the captures in {pcap_dir} are incomplete" if scenario.pcap else ""
+        exit_with_errors([f"interrupted; no results written{partial}"], code=130)
     results.write(out)
     if not quiet:
         s = results.summary
         files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in TABLES])
         typer.echo(f"wrote {out}: {files}")
+        if scenario.pcap:
+            typer.echo(
+                f"wrote {pcap_dir}: {len(scenario.pcap)} pcap file(s) and hosts (tshark -N n -H {pcap_dir / 'hosts'})"
+            )
         typer.echo(
             f"packets sent {s['packets_sent']}, received {s['packets_received']}, dropped {s['packets_dropped']}, "
             f"in network at the end {s['packets_in_network']}; {s['events']} events in {s['wall_time_s']:.3g} s"

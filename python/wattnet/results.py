@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace")
+TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events")
 
 # The engine sends every column with its type, so a table with no rows keeps its schema.
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
@@ -37,6 +37,8 @@ class Results:
     fast retransmits) and received (duplicates, CE marks), ACKs sent, final cwnd and SRTT."""
     cwnd_trace: pd.DataFrame
     """cwnd and ssthresh at every change, for the flows in the recorder's trace_flows."""
+    routing_events: pd.DataFrame
+    """One row per table a router installed after a link change: time, router, destinations changed."""
     scenario_json: str
     """The canonical engine JSON of the scenario that was run."""
 

@@ -18,6 +18,10 @@ from wattnet.errors import ScenarioError
 U8_MAX = 2**8 - 1
 U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
+# The engine's limits for captures (crates/wattnet-engine/src/pcap.rs): an IPv4 packet's
+# length, and the nodes that have an address in 10.0.0.0/8.
+MAX_SNAP_BYTES = 65535
+MAX_PCAP_NODES = 2**24 - 2
 
 # A port's service rate is kept in whole bit/s, so it is at least 1.
 PortRate = Annotated[float, Field(ge=1)]
@@ -39,11 +43,41 @@ class _Model(BaseModel):
             raise ScenarioError(_field_errors(error)) from None
 
 
+class LinkStateReconvergence(_Model):
+    """OSPF-like link state (routing.md §2): the routers at the ends of a changed link notice it
+    after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
+    delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
+    shortest paths ``spf_delay_s`` after receiving the change."""
+
+    model: Literal["link_state"] = "link_state"
+    detection_s: NonNegativeSeconds = 0.0
+    hop_processing_s: NonNegativeSeconds = 0.001
+    spf_delay_s: NonNegativeSeconds = 0.0
+    lsa_bytes: int = Field(100, ge=1, le=U32_MAX)
+
+
+class GlobalReconvergence(_Model):
+    """Every router installs the new shortest paths ``delay_s`` after a link changes state
+    (routing.md §2's simplest compliant model; seed 001's 0.03 s transition period)."""
+
+    model: Literal["global"] = "global"
+    delay_s: NonNegativeSeconds = 0.03
+
+
+Reconvergence = Annotated[LinkStateReconvergence | GlobalReconvergence, Field(discriminator="model")]
+
+
 class Routing(_Model):
     metric: Literal["hops", "delay"] = "hops"
     """What a shortest path minimises."""
     ttl: int = Field(64, ge=1, le=U8_MAX)
     """Initial IP time-to-live; a packet is dropped when it reaches zero."""
+    ecmp: bool = False
+    """Spread flows over equal-cost next hops by a hash of each flow; false keeps one next hop
+    (the lowest node id)."""
+    reconvergence: Reconvergence | None = None
+    """How tables follow link_down / link_up events; absent keeps the tables of the start, so a
+    down link black-holes the traffic routed over it."""
 
 
 class Node(_Model):
@@ -494,7 +528,26 @@ class SetRate(_Model):
     rate_bps: PortRate
 
 
-Event = Annotated[SetRate, Field(discriminator="action")]
+class LinkDown(_Model):
+    """Switch off the link between nodes ``a`` and ``b`` (either order): both its ports stop, and
+    the packets they hold or carry are lost."""
+
+    action: Literal["link_down"] = "link_down"
+    at_s: NonNegativeSeconds
+    a: str
+    b: str
+
+
+class LinkUp(_Model):
+    """Switch the link between nodes ``a`` and ``b`` (either order) back on."""
+
+    action: Literal["link_up"] = "link_up"
+    at_s: NonNegativeSeconds
+    a: str
+    b: str
+
+
+Event = Annotated[SetRate | LinkDown | LinkUp, Field(discriminator="action")]
 
 PortQuantity = Literal["queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps"]
 FlowQuantity = Literal["cwnd_segments", "ssthresh_segments", "srtt_s", "in_flight_bytes", "delivered_bytes"]
@@ -514,6 +567,20 @@ class Recorder(_Model):
     """TCP flows whose cwnd and ssthresh are logged at every change (table cwnd_trace)."""
 
 
+class Pcap(_Model):
+    """A capture of one port into a pcap file: every packet it finishes transmitting.
+
+    Written only when the run is given a directory: ``wattnet run --out DIR`` writes
+    ``DIR/pcap/<from>-<to>.pcap`` and ``DIR/pcap/hosts`` (node names by address),
+    ``wattnet.run(scenario, pcap_dir=...)`` writes them into ``pcap_dir``.
+    """
+
+    port: str
+    """The port, named "from->to" after the link direction it sends along."""
+    snap_bytes: int | None = Field(None, ge=1, le=MAX_SNAP_BYTES)
+    """Bytes kept of each packet (payload bytes are zeros); absent keeps the IPv4 and TCP/UDP headers only."""
+
+
 class Scenario(_Model):
     """A network, its traffic and what to record: everything one run needs."""
 
@@ -527,6 +594,8 @@ class Scenario(_Model):
     flows: list[Flow] = []
     events: list[Event] = []
     recorder: Recorder | None = None
+    pcap: list[Pcap] = []
+    """Ports to capture into pcap files (classic libpcap, IPv4 packets, nanosecond timestamps)."""
 
     @model_validator(mode="after")
     def _references(self) -> Scenario:
@@ -569,7 +638,9 @@ def _union_tags(union: Any) -> set[str]:
 
 # Pydantic puts a union's tag in an error's location (("flows", 0, "traffic", "cbr", "rate_bps"));
 # no field is named like a tag, so the tags can simply be dropped from the path.
-_UNION_TAGS = set().union(*(_union_tags(union) for union in (Queue, Traffic, PacketSize, Event, CongestionControl)))
+_UNION_TAGS = set().union(
+    *(_union_tags(union) for union in (Queue, Traffic, PacketSize, Event, CongestionControl, Reconvergence))
+)
 
 
 def _field_path(loc: tuple[str | int, ...]) -> str:
@@ -693,8 +764,17 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
     for i, event in enumerate(scenario.events):
         if event.at_s > scenario.duration_s:
             problems.append((f"events[{i}].at_s", f"outside the run [0, duration_s = {scenario.duration_s}]"))
-        if links_valid and event.port not in ports:
-            problems.append((f"events[{i}].port", _unknown_port(event.port)))
+        if event.action == "set_rate":
+            if links_valid and event.port not in ports:
+                problems.append((f"events[{i}].port", _unknown_port(event.port)))
+            continue
+        known = True
+        for end in ("a", "b"):
+            if getattr(event, end) not in nodes:
+                problems.append((f"events[{i}].{end}", f"unknown node {getattr(event, end)!r}"))
+                known = False
+        if known and links_valid and frozenset((event.a, event.b)) not in node_pairs:
+            problems.append((f"events[{i}].b", f"no link between {event.a!r} and {event.b!r}"))
 
     if scenario.recorder is not None:
         for i, port in enumerate(scenario.recorder.ports):
@@ -712,6 +792,14 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
                     problems.append((f"recorder.{key}[{i}]", f"unknown flow {name!r}"))
                 elif name not in tcp_flows:
                     problems.append((f"recorder.{key}[{i}]", f"flow {name!r} is not a TCP flow"))
+
+    for i, capture in enumerate(scenario.pcap):
+        if links_valid and capture.port not in ports:
+            problems.append((f"pcap[{i}].port", _unknown_port(capture.port)))
+        elif any(other.port == capture.port for other in scenario.pcap[:i]):
+            problems.append((f"pcap[{i}].port", f"port {capture.port!r} is captured twice"))
+    if scenario.pcap and len(scenario.nodes) > MAX_PCAP_NODES:
+        problems.append(("pcap", f"captures address at most {MAX_PCAP_NODES} nodes (10.0.0.0/8)"))
     return problems
 
 

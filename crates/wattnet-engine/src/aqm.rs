@@ -46,6 +46,16 @@ enum Region {
     Forced,
 }
 
+/// RED's congestion signal for one arrival, before the physical limit is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Signal {
+    None,
+    /// A random early decision: ECN may mark instead of dropping.
+    Early,
+    /// The forced region: always a drop.
+    Forced,
+}
+
 /// RED's drop (or mark) probability p_a for this arrival, from p_b and `count`, the arrivals
 /// since the last drop including this one (aqm.md §2 step 4).
 pub fn spread_probability(p_b: f64, count: i64, wait: bool) -> f64 {
@@ -60,7 +70,7 @@ pub fn spread_probability(p_b: f64, count: i64, wait: bool) -> f64 {
             1.0
         }
     } else if cp < 1.0 {
-        // Floyd & Jacobson 1993 §7: p_a = p_b/(1 − count·p_b) spaces drops uniformly.
+        // F&J 1993 Fig. 2: p_a = p_b/(1 − count·p_b) spaces drops uniformly.
         p_b / (1.0 - cp)
     } else {
         1.0
@@ -143,18 +153,18 @@ impl Red {
     /// the physical limit independently of RED.
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         self.update_average(q, arrival.now);
-        let early = match self.region() {
+        let signal = match self.region() {
             Region::Below => {
                 self.count = -1; // F&J 1993 Fig. 2: count ← −1 below min_th.
-                None
+                Signal::None
             }
             Region::Forced => {
-                self.count = 0; // F&J 1993 Fig. 2: avg ≥ max_th marks every arrival, count ← 0.
-                Some(Region::Forced)
+                self.count = 0; // F&J 1993 Fig. 2: every arrival in the forced region, count ← 0.
+                Signal::Forced
             }
             Region::Probabilistic(p_b) => {
                 let p_b = match self.mode {
-                    // F&J 1993 §4 byte mode: p_b ← p_b·size/M, so large packets are hit more.
+                    // F&J 1993 byte mode: p_b ← p_b·size/M, so large packets are hit more.
                     RedMode::Bytes => (p_b * arrival.size_bytes as f64 / self.mean_packet_bytes as f64).min(1.0),
                     RedMode::Packets => p_b,
                 };
@@ -162,9 +172,9 @@ impl Red {
                 let p_a = spread_probability(p_b, self.count, self.wait);
                 if p_a >= 1.0 || (p_a > 0.0 && self.rng.gen::<f64>() < p_a) {
                     self.count = 0;
-                    Some(Region::Probabilistic(p_b))
+                    Signal::Early
                 } else {
-                    None
+                    Signal::None
                 }
             }
         };
@@ -173,11 +183,11 @@ impl Red {
             self.count = self.count.min(0);
             return Admission::DropOverflow;
         }
-        match early {
-            None => Admission::Enqueue,
+        match signal {
+            Signal::None => Admission::Enqueue,
             // RFC 3168 §7 and ns-2 setbit_: mark only on early (probabilistic) decisions.
-            Some(Region::Probabilistic(_)) if self.ecn && ecn_capable(arrival.ecn) => Admission::EnqueueMarked,
-            Some(_) => Admission::DropEarly,
+            Signal::Early if self.ecn && ecn_capable(arrival.ecn) => Admission::EnqueueMarked,
+            Signal::Early | Signal::Forced => Admission::DropEarly,
         }
     }
 
@@ -197,7 +207,7 @@ impl Red {
                 RedMode::Packets => q.waiting_packets as f64,
                 RedMode::Bytes => q.waiting_bytes as f64,
             };
-            // F&J 1993 §4: avg ← (1 − w_q)·avg + w_q·q (ns-2 red.cc evaluation order).
+            // F&J 1993 Fig. 2: avg ← (1 − w_q)·avg + w_q·q (ns-2 red.cc evaluation order).
             self.avg = self.avg * (1.0 - self.w_q) + self.w_q * q_now;
         }
     }
@@ -207,7 +217,7 @@ impl Red {
         if avg < self.min_th {
             Region::Below
         } else if avg < self.max_th {
-            // F&J 1993 §4: p_b = max_p·(avg − min_th)/(max_th − min_th).
+            // F&J 1993 Fig. 2: p_b = max_p·(avg − min_th)/(max_th − min_th).
             Region::Probabilistic(self.max_p * (avg - self.min_th) / (self.max_th - self.min_th))
         } else if self.gentle && avg < 2.0 * self.max_th {
             // Floyd's gentle_ note: p_b rises linearly from max_p to 1 up to 2·max_th.
@@ -262,9 +272,10 @@ impl ThresholdMarking {
         Ok(ThresholdMarking { k, buffer })
     }
 
-    /// RFC 8257 §3.1 / Alizadeh et al. 2010 §3.1: mark on arrival when the instantaneous queue
-    /// (packets or bytes waiting) exceeds K. Only ECN-capable packets are marked; the others are
-    /// enqueued as they are, and only a full buffer drops (aqm.md §4).
+    /// RFC 8257 §3.1, Alizadeh et al. 2010 ("simple marking at the switch"): mark on arrival
+    /// when the instantaneous queue (packets or bytes waiting) exceeds K. Only ECN-capable
+    /// packets are marked; the others are enqueued as they are, and only a full buffer drops
+    /// (aqm.md §4).
     #[inline]
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         if !self.buffer.admits(q, arrival.size_bytes) {

@@ -18,6 +18,10 @@ pub enum EventKind {
     AppStart { flow: u32 },
     /// A web-like flow's next request arrives.
     WebRequest { flow: u32 },
+    /// A router installs a table computed from what it knows now (link-state model).
+    RouteInstall { node: u32 },
+    /// Every router installs the true shortest paths (global reconvergence model).
+    RouteInstallAll,
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },
     /// The recorder takes a sample.

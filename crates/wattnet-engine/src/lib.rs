@@ -5,9 +5,12 @@
 
 pub mod aqm;
 pub mod bench;
+pub mod control;
+pub mod energy;
 pub mod error;
 pub mod event;
 pub mod packet;
+pub mod pcap;
 pub mod port;
 pub mod queue;
 pub mod recorder;

@@ -26,6 +26,9 @@ pub struct PortStats {
     pub early_dropped_packets: u64,
     /// Packets enqueued with CE set by the AQM (or arriving with CE where it would mark).
     pub marked_packets: u64,
+    /// Packets lost because the link was down: queued, in service or on the wire when it
+    /// went down, or arriving while it was down (not in `dropped_*`).
+    pub link_down_drops: u64,
     /// Packets corrupted on the wire and discarded at the far end (not in `dropped_*`).
     pub corrupted_packets: u64,
     pub corrupted_bytes: u64,
@@ -64,6 +67,8 @@ pub struct Port {
     /// When the transmitter last finished a packet: with nothing waiting or in service, the
     /// port has been idle since then (RED's q_time; 0 before any transmission, as ns-2).
     pub last_tx_end: Time,
+    /// False while the link is down or switched off.
+    pub up: bool,
     pub stats: PortStats,
     /// When the time integrals were last brought up to date.
     last_change: Time,
@@ -86,6 +91,7 @@ impl Port {
             pipe: VecDeque::new(),
             error_model: None,
             last_tx_end: 0,
+            up: true,
             stats: PortStats::default(),
             last_change: 0,
         }
@@ -118,7 +124,7 @@ impl Port {
     /// True when the transmitter may start the next packet now.
     #[inline]
     pub fn can_start(&self, now: Time) -> bool {
-        self.in_service.is_none() && now >= self.frozen_until && !self.queue.is_empty()
+        self.up && self.in_service.is_none() && now >= self.frozen_until && !self.queue.is_empty()
     }
 
     /// Packets held by the port: waiting, in service and propagating.

@@ -1,87 +1,202 @@
-//! Forwarding tables: for every (node, destination) the output port on a shortest path.
+//! Forwarding tables: for every router and destination, the output ports on shortest paths.
+//!
+//! Each router computes its own row by a single-source Dijkstra over the links it believes
+//! are up, carrying the set of first hops along equal-cost paths (for ECMP). Routers may
+//! hold different beliefs while a link-state change floods (see `sim/links.rs`).
 
-use petgraph::algo::dijkstra;
-use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::{EdgeRef, Reversed};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::port::{Port, PortId};
 use crate::scenario::RoutingMetric;
 
 pub const NO_ROUTE: PortId = PortId::MAX;
 
-/// A dense nodes × nodes table of output ports.
-pub struct ForwardingTable {
-    nodes: usize,
-    next: Vec<PortId>,
+/// The directed links a router believes usable, with their routing costs.
+pub struct Graph {
+    /// Per node: (port, next node, cost).
+    adj: Vec<Vec<(PortId, u32, u64)>>,
 }
 
-impl ForwardingTable {
-    /// Shortest paths by hop count or by propagation delay. Among equal-cost next hops the
-    /// lowest next-hop node id wins (routing.md §3 default), then the lowest port id.
-    pub fn shortest_paths(nodes: usize, ports: &[Port], metric: RoutingMetric) -> ForwardingTable {
-        let mut graph = DiGraph::<(), u64>::with_capacity(nodes, ports.len());
-        for _ in 0..nodes {
-            graph.add_node(());
-        }
-        for p in ports {
-            let cost = match metric {
-                RoutingMetric::Hops => 1,
-                RoutingMetric::Delay => p.delay,
-            };
-            graph.add_edge(NodeIndex::new(p.from as usize), NodeIndex::new(p.to as usize), cost);
-        }
-        let mut out_ports: Vec<Vec<PortId>> = vec![vec![]; nodes];
+impl Graph {
+    /// `up[p]` says whether port p is usable. Costs are 1 per hop, or the propagation delay
+    /// plus one picosecond (so zero-delay links keep costs positive and ties prefer fewer hops).
+    pub fn new(nodes: usize, ports: &[Port], up: impl Fn(PortId) -> bool, metric: RoutingMetric) -> Graph {
+        let mut adj = vec![Vec::new(); nodes];
         for (id, p) in ports.iter().enumerate() {
-            out_ports[p.from as usize].push(id as PortId);
+            if up(id as PortId) {
+                let cost = match metric {
+                    RoutingMetric::Hops => 1,
+                    RoutingMetric::Delay => p.delay + 1,
+                };
+                adj[p.from as usize].push((id as PortId, p.to, cost));
+            }
         }
-        let mut next = vec![NO_ROUTE; nodes * nodes];
-        for dst in 0..nodes {
-            // Distances *to* dst: Dijkstra from dst over the reversed graph.
-            let dist = dijkstra(Reversed(&graph), NodeIndex::new(dst), None, |e| *e.weight());
-            for node in 0..nodes {
-                if node == dst {
+        Graph { adj }
+    }
+
+    /// Shortest distances from `source` by Dijkstra, with (for each node) the set of
+    /// `source`'s adjacency indices that begin a shortest path to it, as bitset words.
+    fn first_hops(&self, source: u32) -> (Vec<u64>, Vec<u64>, usize) {
+        let n = self.adj.len();
+        let words = self.adj[source as usize].len().div_ceil(64).max(1);
+        let mut dist = vec![u64::MAX; n];
+        let mut hops = vec![0u64; n * words];
+        let mut heap = BinaryHeap::new();
+        dist[source as usize] = 0;
+        for (i, &(_, to, cost)) in self.adj[source as usize].iter().enumerate() {
+            let to = to as usize;
+            if cost < dist[to] {
+                dist[to] = cost;
+                hops[to * words..(to + 1) * words].fill(0);
+                heap.push(Reverse((cost, to as u32)));
+            }
+            if cost == dist[to] {
+                hops[to * words + i / 64] |= 1 << (i % 64);
+            }
+        }
+        while let Some(Reverse((d, x))) = heap.pop() {
+            let x = x as usize;
+            if d > dist[x] {
+                continue;
+            }
+            for &(_, y, cost) in &self.adj[x] {
+                let (y, nd) = (y as usize, d + cost);
+                if y == source as usize {
                     continue;
                 }
-                let Some(&d_node) = dist.get(&NodeIndex::new(node)) else { continue };
-                let best = out_ports[node]
-                    .iter()
-                    .copied()
-                    .filter(|&pid| {
-                        let p = &ports[pid as usize];
-                        let cost = match metric {
-                            RoutingMetric::Hops => 1,
-                            RoutingMetric::Delay => p.delay,
-                        };
-                        dist.get(&NodeIndex::new(p.to as usize)).is_some_and(|&d| d + cost == d_node)
-                    })
-                    .min_by_key(|&pid| (ports[pid as usize].to, pid));
-                if let Some(pid) = best {
-                    next[node * nodes + dst] = pid;
+                // Costs are positive, so every predecessor of y on a shortest path is settled
+                // (and its first hops final) before y is.
+                if nd < dist[y] {
+                    dist[y] = nd;
+                    hops.copy_within(x * words..(x + 1) * words, y * words);
+                    heap.push(Reverse((nd, y as u32)));
+                } else if nd == dist[y] {
+                    for w in 0..words {
+                        hops[y * words + w] |= hops[x * words + w];
+                    }
                 }
             }
         }
-        ForwardingTable { nodes, next }
+        (dist, hops, words)
+    }
+}
+
+/// One router's table: for each destination, its next-hop ports in `hops`.
+#[derive(Clone, Default, PartialEq)]
+struct Row {
+    /// `hops[offsets[d]..offsets[d + 1]]` are the next-hop ports towards d.
+    offsets: Vec<u32>,
+    hops: Vec<PortId>,
+}
+
+pub struct ForwardingTable {
+    nodes: usize,
+    ecmp: bool,
+    rows: Vec<Row>,
+}
+
+impl ForwardingTable {
+    /// Every router's table from the same graph.
+    pub fn shortest_paths(nodes: usize, ports: &[Port], metric: RoutingMetric, ecmp: bool) -> ForwardingTable {
+        let mut table = ForwardingTable { nodes, ecmp, rows: vec![Row::default(); nodes] };
+        let graph = Graph::new(nodes, ports, |_| true, metric);
+        for node in 0..nodes as u32 {
+            table.install(node, &graph, ports);
+        }
+        table
     }
 
+    /// Recomputes `node`'s row from `graph`; returns how many destinations changed next hops.
+    /// Without ECMP the lowest next-hop node id wins among equal-cost hops (routing.md §3),
+    /// then the lowest port id.
+    pub fn install(&mut self, node: u32, graph: &Graph, ports: &[Port]) -> usize {
+        let (dist, hops, words) = graph.first_hops(node);
+        let adj = &graph.adj[node as usize];
+        let mut row = Row { offsets: Vec::with_capacity(self.nodes + 1), hops: Vec::new() };
+        for dst in 0..self.nodes {
+            row.offsets.push(row.hops.len() as u32);
+            if dst == node as usize || dist[dst] == u64::MAX {
+                continue;
+            }
+            let start = row.hops.len();
+            for (i, &(port, _, _)) in adj.iter().enumerate() {
+                if hops[dst * words + i / 64] & (1 << (i % 64)) != 0 {
+                    row.hops.push(port);
+                }
+            }
+            let candidates = &mut row.hops[start..];
+            candidates.sort_by_key(|&p| (ports[p as usize].to, p));
+            if !self.ecmp {
+                row.hops.truncate(start + 1);
+            }
+        }
+        row.offsets.push(row.hops.len() as u32);
+        let old = std::mem::replace(&mut self.rows[node as usize], row);
+        let new = &self.rows[node as usize];
+        if old.offsets.is_empty() {
+            return (0..self.nodes).filter(|&d| new.offsets[d] != new.offsets[d + 1]).count();
+        }
+        (0..self.nodes).filter(|&d| Self::next_hops(&old, d) != Self::next_hops(new, d)).count()
+    }
+
+    fn next_hops(row: &Row, dst: usize) -> &[PortId] {
+        &row.hops[row.offsets[dst] as usize..row.offsets[dst + 1] as usize]
+    }
+
+    /// The port towards `dst`; with several equal-cost ports, the one `flow_hash` picks
+    /// (hash-modulo, RFC 2992 §2).
     #[inline]
+    pub fn lookup(&self, node: u32, dst: u32, flow_hash: u64) -> PortId {
+        let hops = Self::next_hops(&self.rows[node as usize], dst as usize);
+        match hops.len() {
+            0 => NO_ROUTE,
+            1 => hops[0],
+            n => hops[(flow_hash % n as u64) as usize],
+        }
+    }
+
+    /// The first of the ports towards `dst` (the only one without ECMP).
     pub fn port(&self, node: u32, dst: u32) -> PortId {
-        self.next[node as usize * self.nodes + dst as usize]
+        self.lookup(node, dst, 0)
+    }
+
+    /// The number of equal-cost next hops from `node` towards `dst`.
+    pub fn fan_out(&self, node: u32, dst: u32) -> usize {
+        Self::next_hops(&self.rows[node as usize], dst as usize).len()
     }
 
     /// Forgets one route, as a router with a stale table would (tests of the drop path).
     #[cfg(test)]
     pub fn remove(&mut self, node: u32, dst: u32) {
-        self.next[node as usize * self.nodes + dst as usize] = NO_ROUTE;
+        let row = &mut self.rows[node as usize];
+        let (a, b) = (row.offsets[dst as usize] as usize, row.offsets[dst as usize + 1] as usize);
+        row.hops.drain(a..b);
+        for o in &mut row.offsets[dst as usize + 1..] {
+            *o -= (b - a) as u32;
+        }
     }
+}
+
+/// FNV-1a over the fields that identify a flow, so a flow keeps one path (RFC 2992).
+pub fn flow_hash(src: u32, dst: u32, flow: u32, conn: u32) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in [src, dst, flow, conn] {
+        for b in v.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{BufferLimit, Limit, QueueDiscipline};
+    use crate::queue::{Limit, QueueDiscipline};
 
     fn port(from: u32, to: u32, delay: u64) -> Port {
-        let q = QueueDiscipline::DropTail(BufferLimit { limit: Limit::Packets(10), count_in_service: true });
+        let q = QueueDiscipline::drop_tail(Limit::Packets(10), true);
         Port::new(format!("{from}->{to}"), from, to, 1_000_000, delay, 0, q)
     }
 
@@ -98,18 +213,39 @@ mod tests {
     #[test]
     fn hop_count_takes_the_diagonal_and_delay_avoids_it() {
         let ports = square();
-        let hops = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Hops);
+        let hops = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Hops, false);
         assert_eq!(ports[hops.port(0, 2) as usize].to, 2);
-        let delay = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Delay);
+        let delay = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Delay, false);
         // 0->1->2 (2) and 0->3->2 (2) tie; the lowest next hop, node 1, wins.
         assert_eq!(ports[delay.port(0, 2) as usize].to, 1);
         assert_eq!(ports[delay.port(3, 1) as usize].to, 0);
     }
 
     #[test]
+    fn ecmp_keeps_every_equal_cost_next_hop() {
+        let ports = square();
+        let table = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Delay, true);
+        assert_eq!(table.fan_out(0, 2), 2);
+        let picks: std::collections::BTreeSet<u32> =
+            (0..64).map(|f| ports[table.lookup(0, 2, flow_hash(0, 2, f, 0)) as usize].to).collect();
+        assert_eq!(picks, [1, 3].into());
+    }
+
+    #[test]
+    fn a_router_routes_around_a_link_it_knows_is_down() {
+        let ports = square();
+        let mut table = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Hops, false);
+        // The diagonal (ports 8 and 9) goes down: 0 reaches 2 via 1 now; only 0 and 2 change.
+        let graph = Graph::new(4, &ports, |p| p != 8 && p != 9, RoutingMetric::Hops);
+        assert_eq!(table.install(0, &graph, &ports), 1);
+        assert_eq!(ports[table.port(0, 2) as usize].to, 1);
+        assert_eq!(table.install(1, &graph, &ports), 0);
+    }
+
+    #[test]
     fn unreachable_destinations_have_no_route() {
         let ports = vec![port(0, 1, 1), port(1, 0, 1)];
-        let table = ForwardingTable::shortest_paths(3, &ports, RoutingMetric::Hops);
+        let table = ForwardingTable::shortest_paths(3, &ports, RoutingMetric::Hops, false);
         assert_eq!(table.port(0, 2), NO_ROUTE);
         assert_ne!(table.port(0, 1), NO_ROUTE);
     }

@@ -28,6 +28,10 @@ pub struct Scenario {
     pub events: Vec<EventSpec>,
     #[serde(default)]
     pub recorder: Option<RecorderSpec>,
+    /// Ports to capture into pcap files (see [`crate::pcap`]); written only when the run is
+    /// given a directory (`wattnet run --out DIR` writes `DIR/pcap/<from>-<to>.pcap`).
+    #[serde(default)]
+    pub pcap: Vec<PcapSpec>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -39,12 +43,55 @@ pub struct RoutingSpec {
     /// Initial IP time-to-live; a packet is dropped when it reaches zero.
     #[serde(default = "default_ttl")]
     pub ttl: u8,
+    /// Spread flows over equal-cost next hops by hashing (routing.md §3); otherwise the
+    /// lowest next-hop node id wins.
+    #[serde(default)]
+    pub ecmp: bool,
+    /// How routers learn of link changes; absent: tables never change (a down link
+    /// black-holes its traffic).
+    #[serde(default)]
+    pub reconvergence: Option<ReconvergenceSpec>,
 }
 
 impl Default for RoutingSpec {
     fn default() -> Self {
-        RoutingSpec { metric: RoutingMetric::default(), ttl: default_ttl() }
+        RoutingSpec { metric: RoutingMetric::default(), ttl: default_ttl(), ecmp: false, reconvergence: None }
     }
+}
+
+/// routing.md §2: how tables change after a link goes down or up.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ReconvergenceSpec {
+    /// OSPF-like: the routers at the link's ends notice after `detection_s` and flood an
+    /// LSA hop by hop (propagation + `hop_processing_s` + the LSA's transmission time);
+    /// each router runs SPF `spf_delay_s` after it learns, on what it knows then.
+    LinkState {
+        #[serde(default)]
+        detection_s: f64,
+        #[serde(default = "default_hop_processing")]
+        hop_processing_s: f64,
+        #[serde(default)]
+        spf_delay_s: f64,
+        #[serde(default = "default_lsa_bytes")]
+        lsa_bytes: u32,
+    },
+    /// Every router installs the new shortest paths `delay_s` after the change (the
+    /// greened-network seed's 0.03 s transition).
+    Global {
+        #[serde(default = "default_global_delay")]
+        delay_s: f64,
+    },
+}
+
+fn default_hop_processing() -> f64 {
+    0.001
+}
+fn default_lsa_bytes() -> u32 {
+    100
+}
+fn default_global_delay() -> f64 {
+    0.03
 }
 
 fn default_ttl() -> u8 {
@@ -359,6 +406,11 @@ impl Default for PacketSizeSpec {
 pub enum EventSpec {
     /// Change a port's service rate (`port` is "from->to").
     SetRate { at_s: f64, port: String, rate_bps: f64 },
+    /// The link between nodes `a` and `b` fails or is switched off: both directions stop,
+    /// and what they queue or carry is lost.
+    LinkDown { at_s: f64, a: String, b: String },
+    /// The link between `a` and `b` comes back.
+    LinkUp { at_s: f64, a: String, b: String },
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -378,6 +430,18 @@ pub struct RecorderSpec {
     /// TCP flows whose cwnd and ssthresh are logged at every change (table `cwnd_trace`).
     #[serde(default)]
     pub trace_flows: Vec<String>,
+}
+
+/// A capture of one port: every packet it finishes transmitting, stamped with that instant.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PcapSpec {
+    /// The port ("from->to").
+    pub port: String,
+    /// Bytes kept of each packet, 1 to 65535 (payload bytes are zeros); absent keeps the
+    /// IPv4 and TCP/UDP headers only.
+    #[serde(default)]
+    pub snap_bytes: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

@@ -4,9 +4,10 @@
 //! exception, never as a panic crossing the boundary.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wattnet_engine::time::{from_secs, to_secs};
@@ -26,6 +27,19 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
+/// An OSError naming the file (FileNotFoundError, PermissionError, … by its errno).
+fn pcap_error(e: wattnet_engine::pcap::PcapError) -> PyErr {
+    let path = e.path.display().to_string();
+    match e.error.raw_os_error() {
+        Some(code) => {
+            let message = e.error.to_string();
+            let message = message.split(" (os error").next().unwrap_or(&message).to_string();
+            PyOSError::new_err((code, format!("cannot write pcap output: {message}"), path))
+        }
+        None => PyOSError::new_err(e.to_string()),
+    }
+}
+
 #[pyclass(module = "wattnet._engine")]
 struct Simulation {
     inner: wattnet_engine::Simulation,
@@ -33,12 +47,17 @@ struct Simulation {
 
 #[pymethods]
 impl Simulation {
+    /// Builds the simulation of a scenario; with `pcap_dir`, the captures the scenario asks
+    /// for are written there (one file per port, and `hosts`).
     #[new]
-    fn new(scenario_json: &str) -> PyResult<Self> {
+    #[pyo3(signature = (scenario_json, pcap_dir=None))]
+    fn new(scenario_json: &str, pcap_dir: Option<PathBuf>) -> PyResult<Self> {
         guarded(|| {
-            wattnet_engine::Simulation::from_json(scenario_json)
-                .map(|inner| Simulation { inner })
-                .map_err(|e| ScenarioError::new_err(e.to_string()))
+            let mut inner = wattnet_engine::Simulation::from_json(scenario_json).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+            if let Some(dir) = pcap_dir {
+                inner.capture_to(&dir).map_err(pcap_error)?;
+            }
+            Ok(Simulation { inner })
         })
     }
 
@@ -77,7 +96,9 @@ impl Simulation {
     }
 
     /// {"summary": {...}, "tables": {name: {column: (type, list)}}} with type "f64", "u64" or "str".
+    /// Flushes the capture files first: an error writing them raises OSError naming the file.
     fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| self.inner.flush_captures().map_err(pcap_error))?;
         let results = guarded(|| self.inner.results().map_err(|e| SimulationError::new_err(e.to_string())))?;
         to_python(py, &results)
     }

@@ -10,10 +10,10 @@ use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{EventSpec, LinkSpec, PortOverride, Scenario, TrafficSpec};
+use crate::scenario::{EventSpec, LinkSpec, PortOverride, ReconvergenceSpec, Scenario, TrafficSpec};
 use rand_distr::Exp;
 
-use crate::sim::{Action, Application, Flow, FlowStats, Simulation, TcpFlow, WebRequests};
+use crate::sim::{Action, Application, Flow, FlowStats, Reconvergence, Simulation, TcpFlow, WebRequests};
 use crate::tcp::TcpConfig;
 use crate::time::{from_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -89,7 +89,8 @@ impl Simulation {
                 ports.push(port);
             }
         }
-        let routes = ForwardingTable::shortest_paths(s.nodes.len(), &ports, s.routing.metric);
+        let routes = ForwardingTable::shortest_paths(s.nodes.len(), &ports, s.routing.metric, s.routing.ecmp);
+        let reconvergence = reconvergence(s)?;
 
         let mut flows = Vec::with_capacity(s.flows.len());
         let mut sources = Vec::with_capacity(s.flows.len());
@@ -151,16 +152,28 @@ impl Simulation {
         let mut actions = Vec::with_capacity(s.events.len());
         for (i, ev) in s.events.iter().enumerate() {
             let f = format!("events[{i}]");
-            match ev {
-                EventSpec::SetRate { at_s, port, rate_bps: r } => {
-                    let at = seconds(*at_s, &format!("{f}.at_s"), false)?;
-                    if at > end {
-                        return Err(err(format!("{f}.at_s"), "is after the end of the run (duration_s)"));
-                    }
-                    let port = port_named(port, &format!("{f}.port"))?;
-                    actions.push((at, Action::SetRate { port, rate_bps: rate_bps(*r, &format!("{f}.rate_bps"))? }));
-                }
+            let at_s = match ev {
+                EventSpec::SetRate { at_s, .. } | EventSpec::LinkDown { at_s, .. } | EventSpec::LinkUp { at_s, .. } => *at_s,
+            };
+            let at = seconds(at_s, &format!("{f}.at_s"), false)?;
+            if at > end {
+                return Err(err(format!("{f}.at_s"), "is after the end of the run (duration_s)"));
             }
+            let action = match ev {
+                EventSpec::SetRate { port, rate_bps: r, .. } => {
+                    let port = port_named(port, &format!("{f}.port"))?;
+                    Action::SetRate { port, rate_bps: rate_bps(*r, &format!("{f}.rate_bps"))? }
+                }
+                EventSpec::LinkDown { a, b, .. } | EventSpec::LinkUp { a, b, .. } => {
+                    names.node(a, &format!("{f}.a"))?;
+                    names.node(b, &format!("{f}.b"))?;
+                    let no_link = || err(format!("{f}.b"), format!("no link between '{a}' and '{b}'"));
+                    let forward = port_ids.get(&format!("{a}->{b}")).copied().ok_or_else(no_link)?;
+                    let back = port_ids.get(&format!("{b}->{a}")).copied().ok_or_else(no_link)?;
+                    Action::SetLink { ports: [forward, back], up: matches!(ev, EventSpec::LinkUp { .. }) }
+                }
+            };
+            actions.push((at, action));
         }
 
         let recorder = match &s.recorder {
@@ -202,6 +215,9 @@ impl Simulation {
             }
         };
 
+        let node_names: Vec<String> = s.nodes.iter().map(|n| n.name.clone()).collect();
+        let pcap = crate::pcap::requests(&s.pcap, port_named, &ports, &node_names)?;
+
         let mut sim = Simulation {
             now: 0,
             end,
@@ -209,8 +225,14 @@ impl Simulation {
             ttl: s.routing.ttl,
             events: EventQueue::default(),
             pool: PacketPool::default(),
-            node_names: s.nodes.iter().map(|n| n.name.clone()).collect(),
+            node_names,
             routes,
+            metric: s.routing.metric,
+            ecmp: s.routing.ecmp,
+            reconvergence,
+            link_changes: vec![],
+            route_log: vec![],
+            initial_path_hops: vec![],
             ports,
             flows,
             sources,
@@ -222,7 +244,9 @@ impl Simulation {
             cwnd_trace: vec![],
             dropped_no_route: 0,
             dropped_ttl: 0,
+            pcap: crate::pcap::Captures::new(pcap),
         };
+        sim.initial_path_hops = (0..sim.flows.len()).map(|f| sim.flow_path_hops(f)).collect();
         sim.start();
         Ok(sim)
     }
@@ -230,6 +254,25 @@ impl Simulation {
     pub fn from_json(text: &str) -> Result<Simulation, ScenarioError> {
         Simulation::build(&Scenario::from_json(text)?)
     }
+}
+
+fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
+    let f = "routing.reconvergence";
+    Ok(match s.routing.reconvergence {
+        None => Reconvergence::Static,
+        Some(ReconvergenceSpec::Global { delay_s }) => Reconvergence::Global { delay: seconds(delay_s, &format!("{f}.delay_s"), false)? },
+        Some(ReconvergenceSpec::LinkState { detection_s, hop_processing_s, spf_delay_s, lsa_bytes }) => {
+            if lsa_bytes == 0 {
+                return Err(err(format!("{f}.lsa_bytes"), "must be at least 1"));
+            }
+            Reconvergence::LinkState {
+                detection: seconds(detection_s, &format!("{f}.detection_s"), false)?,
+                hop_processing: seconds(hop_processing_s, &format!("{f}.hop_processing_s"), false)?,
+                spf_delay: seconds(spf_delay_s, &format!("{f}.spf_delay_s"), false)?,
+                lsa_bytes,
+            }
+        }
+    })
 }
 
 /// The web-like application of flow `i` (traffic.md §5), validated.

@@ -2,6 +2,7 @@
 //! event queue.
 
 mod build;
+mod links;
 mod report;
 mod transport;
 
@@ -10,10 +11,12 @@ use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION}
 use crate::port::{Port, PortId};
 use crate::queue::{Admission, Arrival};
 use crate::recorder::Recorder;
-use crate::routing::{ForwardingTable, NO_ROUTE};
+use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
+use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
 use crate::time::{serialization, Time};
 use crate::traffic::UdpSource;
+pub use links::{LinkChange, Reconvergence, RouteInstall};
 pub use transport::{Application, Connection, CwndChange, TcpFlow, WebRequests};
 
 #[derive(Clone, Debug, Default)]
@@ -40,6 +43,8 @@ pub struct Flow {
 /// A scenario action resolved to arena ids.
 pub enum Action {
     SetRate { port: PortId, rate_bps: u64 },
+    /// Both directions of a link go down (`up` false) or come up.
+    SetLink { ports: [PortId; 2], up: bool },
 }
 
 pub struct RateChange {
@@ -58,6 +63,13 @@ pub struct Simulation {
     pub(crate) pool: PacketPool,
     pub(crate) node_names: Vec<String>,
     pub(crate) routes: ForwardingTable,
+    pub(crate) metric: RoutingMetric,
+    pub(crate) ecmp: bool,
+    pub(crate) reconvergence: Reconvergence,
+    pub(crate) link_changes: Vec<LinkChange>,
+    pub(crate) route_log: Vec<RouteInstall>,
+    /// Each flow's path length (hops) under the initial tables; `None`: no path.
+    pub(crate) initial_path_hops: Vec<Option<u32>>,
     pub(crate) ports: Vec<Port>,
     pub(crate) flows: Vec<Flow>,
     pub(crate) sources: Vec<UdpSource>,
@@ -70,6 +82,8 @@ pub struct Simulation {
     pub(crate) cwnd_trace: Vec<CwndChange>,
     pub(crate) dropped_no_route: u64,
     pub(crate) dropped_ttl: u64,
+    /// Ports captured into pcap files (crate::pcap); inactive until `capture_to`.
+    pub(crate) pcap: crate::pcap::Captures,
 }
 
 impl Simulation {
@@ -122,6 +136,8 @@ impl Simulation {
                 EventKind::SourceEmit { source } => self.source_emit(source),
                 EventKind::AppStart { flow } => self.start_application(flow),
                 EventKind::WebRequest { flow } => self.web_request(flow),
+                EventKind::RouteInstall { node } => self.install_route(node),
+                EventKind::RouteInstallAll => self.install_all_routes(),
                 EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),
@@ -176,7 +192,9 @@ impl Simulation {
             }
             p.ttl -= 1;
         }
-        let port = self.routes.port(node, p.dst);
+        // RFC 2992: with ECMP, a hash of the flow picks one of the equal-cost next hops.
+        let hash = if self.ecmp { flow_hash(p.src, p.dst, p.flow, p.conn) } else { 0 };
+        let port = self.routes.lookup(node, p.dst, hash);
         if port == NO_ROUTE {
             self.dropped_no_route += 1;
             return self.discard(pkt);
@@ -191,29 +209,31 @@ impl Simulation {
         let pool = &self.pool;
         let port = &mut self.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
+        if !port.up {
+            port.stats.link_down_drops += 1;
+            return self.discard(pkt);
+        }
         let state = port.queue_state(|id| pool.get(id).size_bytes);
-        let admission = port.discipline.admit(state, arrival);
-        match admission {
-            Admission::DropOverflow | Admission::DropEarly => {
+        match port.discipline.admit(state, arrival) {
+            Admission::Enqueue => {}
+            Admission::EnqueueMarked => {
+                port.stats.marked_packets += 1;
+                self.pool.get_mut(pkt).ecn = Ecn::Ce;
+            }
+            drop @ (Admission::DropOverflow | Admission::DropEarly) => {
                 port.stats.dropped_packets += 1;
                 port.stats.dropped_bytes += size as u64;
-                port.stats.early_dropped_packets += (admission == Admission::DropEarly) as u64;
-                self.discard(pkt);
+                port.stats.early_dropped_packets += (drop == Admission::DropEarly) as u64;
+                return self.discard(pkt);
             }
-            Admission::Enqueue | Admission::EnqueueMarked => {
-                if admission == Admission::EnqueueMarked {
-                    port.stats.marked_packets += 1;
-                    self.pool.get_mut(pkt).ecn = Ecn::Ce;
-                }
-                port.integrate(self.now);
-                port.queue.push_back(pkt);
-                port.queue_bytes += size as u64;
-                port.stats.enqueued_packets += 1;
-                port.stats.enqueued_bytes += size as u64;
-                if port.can_start(self.now) {
-                    self.start_transmission(port_id);
-                }
-            }
+        }
+        port.integrate(self.now);
+        port.queue.push_back(pkt);
+        port.queue_bytes += size as u64;
+        port.stats.enqueued_packets += 1;
+        port.stats.enqueued_bytes += size as u64;
+        if port.can_start(self.now) {
+            self.start_transmission(port_id);
         }
     }
 
@@ -237,7 +257,8 @@ impl Simulation {
 
     fn tx_done(&mut self, port_id: PortId) {
         let port = &mut self.ports[port_id as usize];
-        let (pkt, _) = port.in_service.take().expect("TxDone without a packet in service");
+        // A transmission lost when its link went down leaves a stale event behind.
+        let Some((pkt, _)) = port.in_service.take_if(|&mut (_, done)| done == self.now) else { return };
         port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
         port.stats.transmitted_bytes += self.pool.get(pkt).size_bytes as u64;
@@ -249,11 +270,18 @@ impl Simulation {
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         }
+        if self.pcap.active.is_some() {
+            self.capture_tx(port_id, pkt);
+        }
     }
 
     fn pipe_arrival(&mut self, port_id: PortId) {
         let port = &mut self.ports[port_id as usize];
-        let (_, pkt) = port.pipe.pop_front().expect("PipeArrival on an empty pipe");
+        // Packets lost when the link went down leave stale events behind.
+        if port.pipe.front().is_none_or(|&(t, _)| t != self.now) {
+            return;
+        }
+        let (_, pkt) = port.pipe.pop_front().expect("checked");
         if let Some(&(next, _)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id });
         }
@@ -311,6 +339,7 @@ impl Simulation {
     fn apply_action(&mut self, index: u32) {
         match self.actions[index as usize].1 {
             Action::SetRate { port, rate_bps } => self.set_port_rate(port, rate_bps),
+            Action::SetLink { ports, up } => self.set_link(ports, up),
         }
     }
 

@@ -43,6 +43,8 @@ impl Simulation {
             ("packets_dropped".to_string(), Scalar::Int(dropped)),
             ("dropped_no_route".to_string(), Scalar::Int(self.dropped_no_route)),
             ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
+            ("dropped_link_down".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.link_down_drops).sum())),
+            ("route_installs".to_string(), Scalar::Int(self.route_log.len() as u64)),
             ("packets_in_network".to_string(), Scalar::Int(held)),
             ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
         ];
@@ -57,6 +59,7 @@ impl Simulation {
                 ),
                 ("rate_changes".to_string(), self.rate_change_table()),
                 ("connections".to_string(), self.connection_table()),
+                ("routing_events".to_string(), self.routing_event_table()),
                 ("cwnd_trace".to_string(), self.cwnd_trace_table()),
             ],
         })
@@ -82,6 +85,7 @@ impl Simulation {
             .add("marked_packets", col_u(&|p| p.stats.marked_packets))
             .add("transmitted_packets", col_u(&|p| p.stats.transmitted_packets))
             .add("transmitted_bytes", col_u(&|p| p.stats.transmitted_bytes))
+            .add("link_down_drops", col_u(&|p| p.stats.link_down_drops))
             .add("corrupted_packets", col_u(&|p| p.stats.corrupted_packets))
             .add("corrupted_bytes", col_u(&|p| p.stats.corrupted_bytes))
             .add("busy_time_s", col_f(&|p| to_secs(busy(p))))
@@ -121,6 +125,8 @@ impl Simulation {
                 ),
             )
             .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.delivered_bytes(f)).collect()))
+            .add("path_hops_start", Column::F64(self.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()))
+            .add("path_hops_end", Column::F64((0..flows.len()).map(|f| self.flow_path_hops(f).map_or(f64::NAN, f64::from)).collect()))
             .add(
                 "goodput_bps",
                 Column::F64(
@@ -194,6 +200,15 @@ impl Simulation {
             .add("final_cwnd_segments", col_f(&|c| c.sender.window.cwnd))
             .add("srtt_s", col_f(&|c| c.sender.srtt().map_or(f64::NAN, to_secs)))
             .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.sender.state).to_lowercase()).collect()));
+        t
+    }
+
+    fn routing_event_table(&self) -> Table {
+        let log = &self.route_log;
+        let mut t = Table::default();
+        t.add("time_s", Column::F64(log.iter().map(|r| to_secs(r.time)).collect()))
+            .add("node", Column::Str(log.iter().map(|r| self.node_names[r.node as usize].clone()).collect()))
+            .add("changed_destinations", Column::U64(log.iter().map(|r| r.changed as u64).collect()));
         t
     }
 

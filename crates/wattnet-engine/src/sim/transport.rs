@@ -127,6 +127,10 @@ impl Simulation {
             completion_seen: false,
             last_traced: window,
         });
+        if id as usize == self.connections.len() - 1 && self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1) {
+            // The flow's path as its first connection starts (its hash needs the connection).
+            self.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
+        }
         let conn = &mut self.connections[id as usize];
         let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
         let node = match opener {

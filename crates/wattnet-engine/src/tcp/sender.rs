@@ -250,6 +250,14 @@ impl Sender {
         if let Some(r) = rtt {
             self.rto.sample(r);
         }
+        // The algorithm sees a Karn-safe sample on every ACK, however the RTO estimator times
+        // segments (tcp.md §0.4): Linux passes one to `pkts_acked` per ACK, and ns-2's Vegas
+        // agent times every segment (`v_sendtime_`) although its RTO times one per RTT.
+        // Vegas needs more than two samples per round (tcp.md §3) or it only ever runs Reno.
+        let cc_rtt = match self.sampling {
+            RttSampling::EveryAck => rtt,
+            RttSampling::OncePerRtt => self.karn_sample(ack, ctx.now),
+        };
         while self.sent.front().is_some_and(|s| s.end <= ack) {
             self.sent.pop_front();
         }
@@ -260,7 +268,7 @@ impl Sender {
         let info = Ack {
             now: ctx.now,
             acked: acked_bytes as f64 / mss,
-            rtt,
+            rtt: cc_rtt,
             ece: h.has(flags::ECE),
             snd_una: ack as f64 / mss,
             snd_nxt: self.snd_max as f64 / mss,
@@ -310,11 +318,7 @@ impl Sender {
 
     fn take_rtt_sample(&mut self, ack: u64, now: Time) -> Option<Time> {
         match self.sampling {
-            // Karn: the oldest newly acknowledged segment, if it was sent only once.
-            RttSampling::EveryAck => {
-                let first = self.sent.front().filter(|s| s.end <= ack)?;
-                (!first.retransmitted).then(|| now - first.sent_at)
-            }
+            RttSampling::EveryAck => self.karn_sample(ack, now),
             RttSampling::OncePerRtt => match self.timed {
                 Some((end, at)) if ack >= end => {
                     self.timed = None;
@@ -323,6 +327,12 @@ impl Sender {
                 _ => None,
             },
         }
+    }
+
+    /// Karn: the RTT of the oldest segment `ack` newly acknowledges, if it was sent only once.
+    fn karn_sample(&self, ack: u64, now: Time) -> Option<Time> {
+        let first = self.sent.front().filter(|s| s.end <= ack)?;
+        (!first.retransmitted).then(|| now - first.sent_at)
     }
 
     fn duplicate_ack(&mut self, ctx: &mut Ctx) {
@@ -340,9 +350,18 @@ impl Sender {
         if self.dupacks != self.dupthresh && !lost_by_sack {
             return;
         }
-        // RFC 6582 §3.2 step 2 (also guards Tahoe's go-back-N and SACK): no new fast
-        // retransmit before the ACK covers more than `recover`.
-        if self.snd_una <= self.recover && self.recovery != Recovery::Reno {
+        // No new fast retransmit inside the window of the last recovery or timeout.
+        // RFC 6582 §3.2 step 2 (NewReno; also ns-2's Tahoe `bug_fix_`): only if the ACK
+        // "covers more than recover", i.e. ack − 1 > recover (tcp.md §0.3; ns-2
+        // `highest_ack_ > recover_`): duplicate ACKs for exactly recover + 1 come from
+        // go-back-N resends of data the receiver already held. recover = 0 (the ISN): no
+        // recovery yet (ns-2 `bugfix_ss_`). RFC 6675 §5.1 (SACK): HighACK ≥ RecoveryPoint.
+        let may_recover = match self.recovery {
+            Recovery::Reno => true,
+            Recovery::NewReno | Recovery::Tahoe => self.recover == 0 || self.snd_una > self.recover + 1,
+            Recovery::Sack => self.snd_una > self.recover,
+        };
+        if !may_recover {
             return;
         }
         self.stats.fast_retransmits += 1;
@@ -420,6 +439,8 @@ impl Sender {
                 if self.snd_una >= self.reduced_until {
                     self.reduce(Congestion::Timeout, self.in_flight() as f64 / self.mss as f64, ctx.now);
                 }
+                // The window of this timeout runs to the highest sequence sent (Linux high_seq).
+                self.reduced_until = self.snd_max;
                 self.window.cwnd = 1.0;
                 self.rto.back_off();
                 // RFC 6582 §3.2 step 4: after a timeout, recover = highest sequence sent.

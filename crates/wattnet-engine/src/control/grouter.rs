@@ -1,0 +1,310 @@
+//! The G-router of the access-router seed (power.md §6–8): AWM holds the queue near a
+//! target by rewriting the advertised window of ACKs, and the service rate follows either
+//! C-EARTH (continuous, from the queue's variation over the estimated round-trip time) or
+//! its stepwise precursor EARTH (hardware rate steps), or stays fixed (AWM alone).
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Command, PortController, PortView};
+use crate::error::ScenarioError;
+use crate::time::{from_secs, to_secs, Time};
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GRouterSpec {
+    /// T, the queue target (seed: half the 100-packet buffer, 50 000 B).
+    pub target_bytes: f64,
+    /// γ: C-EARTH aims at T_CE = γ·T (seed: 0.95).
+    #[serde(default = "default_gamma")]
+    pub gamma: f64,
+    /// β, AWM's gain in bit/s (seed: 10 kb/s), rescaled with the capacity.
+    #[serde(default = "default_beta")]
+    pub beta_bps: f64,
+    /// The smallest suggested window (silly-window avoidance): one MTU.
+    pub mtu_bytes: f64,
+    /// swnd₀; not in the seed, default 64 KB.
+    #[serde(default = "default_swnd")]
+    pub initial_window_bytes: f64,
+    /// C_min and C_max of C-EARTH; defaults 100 kb/s and the port's initial rate.
+    #[serde(default)]
+    pub min_rate_bps: Option<f64>,
+    #[serde(default)]
+    pub max_rate_bps: Option<f64>,
+    #[serde(default)]
+    pub rate_control: RateControl,
+}
+
+/// How the G-router sets its service rate.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RateControl {
+    /// C-EARTH (power.md §7): continuous, between min_rate_bps and max_rate_bps.
+    #[default]
+    CEarth,
+    /// EARTH (power.md §8, default triggers): one step down after the queue has been empty
+    /// for an estimated RTT, one step up after it has stayed above the target for one; at
+    /// most one change per estimated RTT.
+    Earth { rates_bps: Vec<f64> },
+    /// AWM alone at the port's rate.
+    Fixed,
+}
+
+fn default_gamma() -> f64 {
+    0.95
+}
+fn default_beta() -> f64 {
+    10e3
+}
+fn default_swnd() -> f64 {
+    65536.0
+}
+
+#[derive(Clone, Debug)]
+pub struct GRouter {
+    target: f64,
+    target_c_earth: f64,
+    mtu: f64,
+    min_rate: f64,
+    max_rate: f64,
+    mode: Mode,
+    /// AWM state: suggested window (B), flow estimate, gain (B/s), previous queue and time.
+    swnd: f64,
+    flows: f64,
+    beta: f64,
+    q_prev: f64,
+    t_prev: Time,
+    /// C-EARTH's capacity in B/s.
+    capacity: f64,
+    /// Queue samples over the last estimated RTT, for C-EARTH's Δq.
+    history: VecDeque<(Time, f64)>,
+}
+
+#[derive(Clone, Debug)]
+enum Mode {
+    CEarth,
+    Earth(Steps),
+    Fixed,
+}
+
+/// EARTH's state: the rate steps (B/s), the current one, and when the queue last became
+/// empty or rose above the target.
+#[derive(Clone, Debug)]
+struct Steps {
+    rates: Vec<f64>,
+    index: usize,
+    empty_since: Option<Time>,
+    above_since: Option<Time>,
+    last_change: Option<Time>,
+}
+
+impl GRouter {
+    pub fn new(spec: &GRouterSpec, initial_rate_bps: u64, field: &str) -> Result<GRouter, ScenarioError> {
+        let f = |name: &str| format!("{field}.{name}");
+        let positive = |v: f64, name: &str| -> Result<f64, ScenarioError> {
+            if v.is_finite() && v > 0.0 {
+                Ok(v)
+            } else {
+                Err(ScenarioError::new(f(name), format!("must be positive, got {v}")))
+            }
+        };
+        let max_rate = positive(spec.max_rate_bps.unwrap_or(initial_rate_bps as f64), "max_rate_bps")? / 8.0;
+        let min_rate = positive(spec.min_rate_bps.unwrap_or(100e3), "min_rate_bps")? / 8.0;
+        if min_rate > max_rate {
+            return Err(ScenarioError::new(f("min_rate_bps"), "must not exceed max_rate_bps"));
+        }
+        if !(spec.gamma > 0.0 && spec.gamma <= 1.0) {
+            return Err(ScenarioError::new(f("gamma"), format!("must be in (0, 1], got {}", spec.gamma)));
+        }
+        let target = positive(spec.target_bytes, "target_bytes")?;
+        let mode = match &spec.rate_control {
+            RateControl::CEarth => Mode::CEarth,
+            RateControl::Fixed => Mode::Fixed,
+            RateControl::Earth { rates_bps } => {
+                let mut rates = Vec::with_capacity(rates_bps.len());
+                for (i, &r) in rates_bps.iter().enumerate() {
+                    rates.push(positive(r, &format!("rate_control.rates_bps[{i}]"))?.round() / 8.0);
+                }
+                rates.sort_by(f64::total_cmp);
+                let index = rates.iter().position(|&r| r * 8.0 == initial_rate_bps as f64).ok_or_else(|| {
+                    ScenarioError::new(f("rate_control.rates_bps"), format!("must include the port's initial rate, {initial_rate_bps} bit/s"))
+                })?;
+                Mode::Earth(Steps { rates, index, empty_since: None, above_since: None, last_change: None })
+            }
+        };
+        Ok(GRouter {
+            target,
+            target_c_earth: spec.gamma * target,
+            mtu: positive(spec.mtu_bytes, "mtu_bytes")?,
+            min_rate,
+            max_rate,
+            mode,
+            swnd: positive(spec.initial_window_bytes, "initial_window_bytes")?,
+            flows: 1.0,
+            beta: positive(spec.beta_bps, "beta_bps")? / 8.0,
+            q_prev: 0.0,
+            t_prev: 0,
+            capacity: (initial_rate_bps as f64 / 8.0).clamp(min_rate, max_rate),
+            history: VecDeque::new(),
+        })
+    }
+
+    /// The window AWM suggests, in bytes.
+    pub fn suggested_window(&self) -> f64 {
+        self.swnd
+    }
+
+    pub fn flow_estimate(&self) -> f64 {
+        self.flows
+    }
+
+    /// One update at an arrival or departure (power.md §6 and §7, in this order: RTT from
+    /// the previous state, C-EARTH's capacity, β rescaled, AWM's window, the flow estimate).
+    fn update(&mut self, now: Time, q: f64) -> Option<Command> {
+        // Eq. 7: RTT_k = N_{k−1}·swnd_{k−1}/C_{k−1}.
+        let rtt = self.flows * self.swnd / self.capacity;
+        let c_prev = self.capacity;
+        let command = match &mut self.mode {
+            Mode::Fixed => None,
+            Mode::CEarth => {
+                // Eq. 3–4 over the last RTT_k: Δq = q(t − RTT) − q_k, Δr = Δq/RTT_k,
+                // g = |q_k − T|/T, ΔC = |Δr|·sgn(q_k − T_CE)·g.
+                self.history.push_back((now, q));
+                let horizon = now.saturating_sub(from_secs(rtt));
+                while self.history.len() > 1 && self.history[1].0 <= horizon {
+                    self.history.pop_front();
+                }
+                let q_then = self.history.front().map_or(q, |&(_, v)| v);
+                let dr = (q_then - q) / rtt;
+                let g = (q - self.target).abs() / self.target;
+                let sign = (q - self.target_c_earth).signum();
+                self.capacity = (self.capacity + dr.abs() * sign * g).clamp(self.min_rate, self.max_rate);
+                Some(Command::SetRate((self.capacity * 8.0).round() as u64))
+            }
+            Mode::Earth(steps) => {
+                let rtt_t = from_secs(rtt);
+                steps.empty_since = if q == 0.0 { Some(steps.empty_since.unwrap_or(now)) } else { None };
+                steps.above_since = if q > self.target { Some(steps.above_since.unwrap_or(now)) } else { None };
+                let settled = steps.last_change.is_none_or(|t| now - t >= rtt_t);
+                let held = |since: Option<Time>| since.is_some_and(|t| now - t >= rtt_t);
+                let next = if settled && held(steps.empty_since) && steps.index > 0 {
+                    Some(steps.index - 1)
+                } else if settled && held(steps.above_since) && steps.index + 1 < steps.rates.len() {
+                    Some(steps.index + 1)
+                } else {
+                    None
+                };
+                next.map(|i| {
+                    steps.index = i;
+                    steps.last_change = Some(now);
+                    steps.empty_since = None;
+                    steps.above_since = None;
+                    self.capacity = steps.rates[i];
+                    Command::SetRate((self.capacity * 8.0).round() as u64)
+                })
+            }
+        };
+        // β_k = β_{k−1}·C_k/C_{k−1}.
+        self.beta *= self.capacity / c_prev;
+        // Eq. 1–2: DQ = (q_{k−1} − q_k)/N, DT = β·(t_k − t_{k−1})·(T − q_k)/(N·T).
+        let dq = (self.q_prev - q) / self.flows;
+        let dt = self.beta * to_secs(now - self.t_prev) * (self.target - q) / (self.flows * self.target);
+        let swnd_prev = self.swnd;
+        self.swnd = (self.swnd + dq + dt).max(self.mtu);
+        // Eq. 5: N_k = N_{k−1}·(swnd_{k−1}·C_k)/(swnd_k·C_{k−1}), at least 1.
+        self.flows = (self.flows * (swnd_prev * self.capacity) / (self.swnd * c_prev)).max(1.0);
+        self.q_prev = q;
+        self.t_prev = now;
+        command
+    }
+}
+
+impl PortController for GRouter {
+    fn on_arrival(&mut self, view: &PortView) -> Option<Command> {
+        self.update(view.now, view.queue_bits as f64 / 8.0)
+    }
+
+    fn on_departure(&mut self, view: &PortView) -> Option<Command> {
+        self.update(view.now, view.queue_bits as f64 / 8.0)
+    }
+
+    /// AWM: an ACK's advertised window is lowered to swnd, never raised (power.md §6).
+    fn rewrite_window(&self, window: u64) -> u64 {
+        window.min(self.swnd as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> GRouterSpec {
+        GRouterSpec {
+            target_bytes: 50_000.0,
+            gamma: 0.95,
+            beta_bps: 10e3,
+            mtu_bytes: 1000.0,
+            initial_window_bytes: 65536.0,
+            min_rate_bps: None,
+            max_rate_bps: Some(100e6),
+            rate_control: RateControl::CEarth,
+        }
+    }
+
+    #[test]
+    fn c_earth_sanity_check() {
+        // power.md §7: T = 50 000 B, T_CE = 47 500 B, RTT_k = 0.2 s; q from 52 000 to 55 000 B:
+        // Δq = −3000 B, Δr = −15 000 B/s, g = 0.1, ΔC = +1500 B/s (+12 kb/s).
+        let mut g = GRouter::new(&spec(), 20_000_000, "c").unwrap();
+        // RTT_k = N·swnd/C = 1 · 500 000 B / 2.5 MB/s = 0.2 s.
+        g.swnd = 500_000.0;
+        g.capacity = 2_500_000.0;
+        g.history.push_back((0, 52_000.0));
+        g.q_prev = 55_000.0; // no AWM change from the queue term
+        let before = g.capacity;
+        g.update(from_secs(0.2), 55_000.0);
+        assert!((g.capacity - before - 1500.0).abs() < 1e-6, "{}", g.capacity - before);
+    }
+
+    #[test]
+    fn awm_grows_below_the_target_and_shrinks_when_the_queue_rises() {
+        // Fixed rate (AWM alone), N = 1, β = 1250 B/s. Queue empty for 1 s:
+        // DT = 1250 · 1 · (T − 0)/T = +1250 B. Then the queue jumps to 10 000 B at once:
+        // DQ = (0 − 10 000)/1 = −10 000 B, DT = 0.
+        let mut g = GRouter::new(&GRouterSpec { rate_control: RateControl::Fixed, ..spec() }, 20_000_000, "c").unwrap();
+        assert_eq!(g.update(from_secs(1.0), 0.0), None);
+        assert!((g.suggested_window() - (65536.0 + 1250.0)).abs() < 1e-9);
+        g.update(from_secs(1.0), 10_000.0);
+        assert!((g.suggested_window() - (66786.0 - 10_000.0)).abs() < 1e-9);
+        // The flow estimate follows eq. 5 with C constant: N = swnd_prev/swnd > 1 here.
+        assert!((g.flow_estimate() - 66786.0 / 56786.0).abs() < 1e-12);
+        // Windows are only ever lowered.
+        assert_eq!(g.rewrite_window(1 << 20), 56786);
+        assert_eq!(g.rewrite_window(1000), 1000);
+    }
+
+    #[test]
+    fn earth_steps_down_after_an_empty_rtt_and_up_after_a_full_one() {
+        // Steps 10/15/20 Mb/s, starting at 20. RTT_k = N·swnd/C = 65 536 B / 2.5 MB/s = 26.2 ms.
+        let spec = GRouterSpec { rate_control: RateControl::Earth { rates_bps: vec![10e6, 15e6, 20e6] }, ..spec() };
+        let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
+        // Empty at 0 and 10 ms: not yet an RTT. (AWM grows swnd meanwhile, RTT_k with it.)
+        assert_eq!(g.update(0, 0.0), None);
+        assert_eq!(g.update(from_secs(0.010), 0.0), None);
+        // Empty since 0 and 30 ms > RTT_k ≈ 26.3 ms later: one step down.
+        assert_eq!(g.update(from_secs(0.030), 0.0), Some(Command::SetRate(15_000_000)));
+        // Still empty, but a change needs an RTT since the last one (and a fresh empty RTT).
+        assert_eq!(g.update(from_secs(0.040), 0.0), None);
+        // Above the target from 0.1 s for more than an RTT: one step up.
+        assert_eq!(g.update(from_secs(0.100), 60_000.0), None);
+        assert_eq!(g.update(from_secs(0.200), 60_000.0), Some(Command::SetRate(20_000_000)));
+    }
+
+    #[test]
+    fn the_window_never_falls_below_one_mtu() {
+        let mut g = GRouter::new(&GRouterSpec { rate_control: RateControl::Fixed, ..spec() }, 20_000_000, "c").unwrap();
+        g.update(0, 1e9);
+        assert_eq!(g.suggested_window(), 1000.0);
+    }
+}

@@ -1,0 +1,94 @@
+//! Power-management policies attached to a port.
+//!
+//! A policy sees only what the port shows ([`PortView`]) and acts only through the port's
+//! public operations ([`Command`]). Adding a policy means one type implementing
+//! [`PortController`] and one name in [`ControllerSpec`].
+
+mod alr;
+mod grouter;
+mod practra;
+
+pub use alr::{AdaptiveLinkRate, AdaptiveLinkRateSpec};
+pub use grouter::{GRouter, GRouterSpec, RateControl};
+pub use practra::{PracticalRateAdaptation, PracticalRateAdaptationSpec};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ScenarioError;
+use crate::time::Time;
+
+/// What a controller may observe of its port.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortView {
+    pub now: Time,
+    /// Bits waiting, not counting the packet in service.
+    pub queue_bits: u64,
+    pub queue_packets: u32,
+    /// The configured service rate.
+    pub rate_bps: u64,
+    /// Bytes offered to the port since the start, admitted or not.
+    pub arrived_bytes: u64,
+    /// Bytes transmitted since the start.
+    pub departed_bytes: u64,
+    /// The port sends nothing before this time (a rate transition under way).
+    pub frozen_until: Time,
+}
+
+/// What a controller asks its port to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    SetRate(u64),
+}
+
+pub trait PortController: std::fmt::Debug + Send + Sync {
+    /// A packet was offered to the port (admitted or dropped).
+    fn on_arrival(&mut self, _view: &PortView) -> Option<Command> {
+        None
+    }
+
+    /// A packet left the port.
+    fn on_departure(&mut self, _view: &PortView) -> Option<Command> {
+        None
+    }
+
+    /// The controller's periodic tick, if it has one ([`PortController::tick_interval`]).
+    fn on_tick(&mut self, _view: &PortView) -> Option<Command> {
+        None
+    }
+
+    fn tick_interval(&self) -> Option<Time> {
+        None
+    }
+
+    /// The advertised window of a TCP ACK crossing the port's node towards the data senders
+    /// (only window-managing policies change it).
+    fn rewrite_window(&self, window: u64) -> u64 {
+        window
+    }
+}
+
+/// A port's power-management policy, as written in a scenario.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ControllerSpec {
+    /// Nedevschi et al.'s practRA as used by the capacity-scaling seed (power.md §2).
+    #[serde(rename = "practra")]
+    PracticalRateAdaptation(PracticalRateAdaptationSpec),
+    /// AWM with C-EARTH or EARTH: the G-router of the access-router seed (power.md §6–8).
+    GRouter(GRouterSpec),
+    /// Adaptive Link Rate: two rates, dual queue thresholds (power.md §5).
+    AdaptiveLinkRate(AdaptiveLinkRateSpec),
+}
+
+impl ControllerSpec {
+    /// A controller for a port whose rate transitions take `transition`.
+    pub fn build(&self, transition: Time, initial_rate_bps: u64, field: &str) -> Result<Box<dyn PortController>, ScenarioError> {
+        Ok(match self {
+            ControllerSpec::PracticalRateAdaptation(spec) => {
+                Box::new(PracticalRateAdaptation::new(spec, transition, initial_rate_bps, field)?)
+            }
+            ControllerSpec::GRouter(spec) => Box::new(GRouter::new(spec, initial_rate_bps, field)?),
+            ControllerSpec::AdaptiveLinkRate(spec) => Box::new(AdaptiveLinkRate::new(spec, initial_rate_bps, field)?),
+        })
+    }
+}

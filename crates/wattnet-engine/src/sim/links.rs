@@ -1,0 +1,154 @@
+//! Links that go down and up, and how routers learn of it (routing.md §2).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::Simulation;
+use crate::event::EventKind;
+use crate::port::PortId;
+use crate::routing::Graph;
+use crate::time::{serialization, Time};
+
+/// How forwarding tables follow link changes, resolved from the scenario.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reconvergence {
+    /// Tables never change.
+    Static,
+    /// Every router installs the true shortest paths `delay` after a change.
+    Global { delay: Time },
+    /// OSPF-like flooding; each router recomputes on what it has learned.
+    LinkState { detection: Time, hop_processing: Time, spf_delay: Time, lsa_bytes: u32 },
+}
+
+/// A change of a link's state, and when each router learns of it (`Time::MAX`: never).
+pub struct LinkChange {
+    pub ports: [PortId; 2],
+    pub up: bool,
+    pub learned: Vec<Time>,
+}
+
+/// One row of the routing-events table: a router installed a new table.
+pub struct RouteInstall {
+    pub time: Time,
+    pub node: u32,
+    /// Destinations whose next hops changed.
+    pub changed: usize,
+}
+
+impl Simulation {
+    /// A scheduled link-down or link-up: both directions change at once.
+    pub(super) fn set_link(&mut self, ports: [PortId; 2], up: bool) {
+        for p in ports {
+            self.set_port_up(p, up);
+        }
+        match self.reconvergence {
+            Reconvergence::Static => {}
+            Reconvergence::Global { delay } => self.events.schedule(self.now + delay, EventKind::RouteInstallAll),
+            Reconvergence::LinkState { detection, hop_processing, spf_delay, lsa_bytes } => {
+                let learned = self.flood_times(ports, self.now + detection, hop_processing, lsa_bytes);
+                for (node, &t) in learned.iter().enumerate() {
+                    if t != Time::MAX {
+                        self.events.schedule(t + spf_delay, EventKind::RouteInstall { node: node as u32 });
+                    }
+                }
+                self.link_changes.push(LinkChange { ports, up, learned });
+            }
+        }
+    }
+
+    /// A port going down loses what it queues, sends and carries; one coming up starts empty.
+    fn set_port_up(&mut self, id: PortId, up: bool) {
+        let port = &mut self.ports[id as usize];
+        if port.up == up {
+            return;
+        }
+        port.integrate(self.now);
+        port.up = up;
+        if up {
+            return;
+        }
+        let mut lost: Vec<_> = port.queue.drain(..).collect();
+        lost.extend(port.in_service.take().map(|(p, _)| p));
+        lost.extend(port.pipe.drain(..).map(|(_, p)| p));
+        port.queue_bytes = 0;
+        port.stats.link_down_drops += lost.len() as u64;
+        for pkt in lost {
+            self.discard(pkt);
+        }
+    }
+
+    /// When each router learns of a change noticed at both ends of a link at `noticed`: the
+    /// LSA floods over links that are up, each hop costing propagation, processing and the
+    /// LSA's transmission time; a router learns from the first copy to arrive.
+    fn flood_times(&self, ends: [PortId; 2], noticed: Time, hop_processing: Time, lsa_bytes: u32) -> Vec<Time> {
+        let mut learned = vec![Time::MAX; self.node_names.len()];
+        let mut heap = BinaryHeap::new();
+        for p in ends {
+            let node = self.ports[p as usize].from;
+            learned[node as usize] = noticed;
+            heap.push(Reverse((noticed, node)));
+        }
+        while let Some(Reverse((t, node))) = heap.pop() {
+            if t > learned[node as usize] {
+                continue;
+            }
+            for port in self.ports.iter().filter(|p| p.from == node && p.up) {
+                let arrival = t + serialization(lsa_bytes, port.rate_bps) + port.delay + hop_processing;
+                if arrival < learned[port.to as usize] {
+                    learned[port.to as usize] = arrival;
+                    heap.push(Reverse((arrival, port.to)));
+                }
+            }
+        }
+        learned
+    }
+
+    /// A router runs SPF on the links it believes up: everything up at the start, changed by
+    /// the changes it has learned of by now, in the order they happened.
+    pub(super) fn install_route(&mut self, node: u32) {
+        let mut up = vec![true; self.ports.len()];
+        for c in self.link_changes.iter().filter(|c| c.learned[node as usize] <= self.now) {
+            for p in c.ports {
+                up[p as usize] = c.up;
+            }
+        }
+        let graph = Graph::new(self.node_names.len(), &self.ports, |p| up[p as usize], self.metric);
+        let changed = self.routes.install(node, &graph, &self.ports);
+        self.route_log.push(RouteInstall { time: self.now, node, changed });
+    }
+
+    /// Every router installs the true shortest paths.
+    pub(super) fn install_all_routes(&mut self) {
+        let graph = Graph::new(self.node_names.len(), &self.ports, |p| self.ports[p as usize].up, self.metric);
+        for node in 0..self.node_names.len() as u32 {
+            let changed = self.routes.install(node, &graph, &self.ports);
+            self.route_log.push(RouteInstall { time: self.now, node, changed });
+        }
+    }
+
+    /// A flow's path length under the current tables, hashed as its packets are (a TCP
+    /// flow's data follows its first connection).
+    pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
+        let f = &self.flows[flow];
+        let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(crate::packet::NO_CONNECTION);
+        let hash = if self.ecmp { crate::routing::flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
+        self.path_hops(f.src, f.dst, hash)
+    }
+
+    /// The hop count of a path under the current tables, or `None` if the tables do not
+    /// lead to the destination (no route, or a loop).
+    fn path_hops(&self, src: u32, dst: u32, hash: u64) -> Option<u32> {
+        let mut node = src;
+        for hops in 0..self.node_names.len() as u32 {
+            if node == dst {
+                return Some(hops);
+            }
+            let port = self.routes.lookup(node, dst, hash);
+            if port == crate::routing::NO_ROUTE {
+                return None;
+            }
+            node = self.ports[port as usize].to;
+        }
+        None
+    }
+}

@@ -16,7 +16,8 @@ COLUMNS = {
         "port", "from", "to", "enqueued_packets", "enqueued_bytes", "dropped_packets", "dropped_bytes",
         "early_dropped_packets", "marked_packets", "transmitted_packets", "transmitted_bytes",
         "link_down_drops", "corrupted_packets", "corrupted_bytes", "busy_time_s", "utilization", "mean_queue_packets",
-        "mean_queue_bytes", "mean_rate_bps", "final_rate_bps", "rate_changes", "frozen_time_s",
+        "mean_queue_bytes", "mean_rate_bps", "final_rate_bps", "rate_changes", "frozen_time_s", "rate_tunes",
+        "energy_j", "mean_power_w", "full_rate_energy_j", "asleep_time_s",
     ],
     "flows": [
         "flow", "src", "dst", "sent_packets", "sent_bytes", "received_packets", "received_bytes",
@@ -33,9 +34,11 @@ COLUMNS = {
     ],
     "cwnd_trace": ["time_s", "flow", "connection", "cwnd_segments", "ssthresh_segments"],
     "routing_events": ["time_s", "node", "changed_destinations"],
+    "rate_time": ["port", "rate_bps", "time_s"],
 }  # fmt: skip
-# The chain example has no TCP flow and no link change: these tables have columns and no rows.
-EMPTY_TABLES = ("connections", "cwnd_trace", "routing_events")
+# The chain example has no TCP flow, no link change and no power model: these tables have
+# columns and no rows.
+EMPTY_TABLES = ("connections", "cwnd_trace", "routing_events", "rate_time")
 
 
 def wattnet(*args: str) -> subprocess.CompletedProcess:

@@ -2,7 +2,7 @@
 
 Each benchmark runs in a fresh interpreter (a spawned process), so that its ``peak_rss_mb``,
 the process's peak resident set (``ru_maxrss``) in MiB, is its own: the interpreter and the
-imported package (about 60 MiB) plus what the engine needed for that run alone.
+imported package (``rss_at_start_mb``, about 115 MiB) plus what that run alone added.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events")
+TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time")
 
 # The engine sends every column with its type, so a table with no rows keeps its schema.
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
@@ -39,6 +39,8 @@ class Results:
     """cwnd and ssthresh at every change, for the flows in the recorder's trace_flows."""
     routing_events: pd.DataFrame
     """One row per table a router installed after a link change: time, router, destinations changed."""
+    rate_time: pd.DataFrame
+    """For each port with a power model, the time spent at each rate."""
     scenario_json: str
     """The canonical engine JSON of the scenario that was run."""
 

@@ -194,6 +194,119 @@ def default_queue() -> DropTail:
     return DropTail(limit_packets=1000)
 
 
+class ConstantPower(_Model):
+    """The same power at every rate."""
+
+    type: Literal["constant"] = "constant"
+    active_w: float = Field(ge=0)
+    sleep_w: float = Field(0.0, ge=0)
+
+
+class RateScalingPower(_Model):
+    """P(r) = P_s + f(r): frequency scaling (f linear in r) or dynamic voltage scaling (f cubic
+    down to r_MAX/φ, linear below)."""
+
+    type: Literal["rate_scaling"] = "rate_scaling"
+    static_w: float = Field(ge=0)
+    dynamic_w: float = Field(ge=0)
+    scaling: Literal["frequency", "voltage"]
+    max_scaling_factor: float = Field(4.0, ge=1)
+    """φ (voltage scaling only)."""
+    max_rate_bps: float | None = Field(None, gt=0)
+    """r_MAX; default the port's initial rate."""
+    sleep_w: float = Field(0.0, ge=0)
+
+
+class PowerLevel(_Model):
+    rate_bps: float = Field(gt=0)
+    watts: float = Field(ge=0)
+
+
+class RateTablePower(_Model):
+    """Discrete hardware rates: a rate draws the power of the slowest level that carries it."""
+
+    type: Literal["rate_table"] = "rate_table"
+    levels: list[PowerLevel] = Field(min_length=1)
+    sleep_w: float = Field(0.0, ge=0)
+
+
+class LineCardPower(_Model):
+    """⌈capacity / card capacity⌉ line cards of ``card_w`` each, whatever the load."""
+
+    type: Literal["line_card"] = "line_card"
+    card_capacity_bps: float = Field(gt=0)
+    card_w: float = Field(ge=0)
+    capacity_bps: float | None = Field(None, gt=0)
+    """Default the port's initial rate."""
+    sleep_w: float = Field(0.0, ge=0)
+
+
+PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineCardPower, Field(discriminator="type")]
+
+
+class PracticalRateAdaptation(_Model):
+    """practRA (Nedevschi et al. 2008) as the capacity-scaling seed uses it: one rate step at a
+    time from an EWMA arrival-rate prediction, the queue and a delay bound."""
+
+    type: Literal["practra"] = "practra"
+    rates_bps: list[PortRate] = Field(min_length=1)
+    """The available rates; they must include the port's initial rate."""
+    delay_bound_s: PositiveSeconds = 0.010
+    """d; not given by the seed."""
+    min_rate_change_interval_s: PositiveSeconds
+    """mRCI; must exceed the port's transition_s."""
+    ewma_weight: float = Field(0.25, gt=0, le=1)
+    sample_interval_s: PositiveSeconds = 0.001
+
+
+class CEarth(_Model):
+    type: Literal["c_earth"] = "c_earth"
+
+
+class Earth(_Model):
+    type: Literal["earth"] = "earth"
+    rates_bps: list[PortRate] = Field(min_length=1)
+
+
+class FixedRate(_Model):
+    type: Literal["fixed"] = "fixed"
+
+
+RateControl = Annotated[CEarth | Earth | FixedRate, Field(discriminator="type")]
+
+
+class GRouter(_Model):
+    """AWM (rewrites the advertised window of ACKs to hold the queue near a target) with C-EARTH
+    (continuous rate), EARTH (rate steps) or a fixed rate."""
+
+    type: Literal["g_router"] = "g_router"
+    target_bytes: float = Field(gt=0)
+    gamma: float = Field(0.95, gt=0, le=1)
+    beta_bps: float = Field(10e3, gt=0)
+    mtu_bytes: float = Field(gt=0)
+    initial_window_bytes: float = Field(65536.0, gt=0)
+    min_rate_bps: float | None = Field(None, gt=0)
+    """C_min; default 100 kb/s."""
+    max_rate_bps: float | None = Field(None, gt=0)
+    """C_max; default the port's initial rate."""
+    rate_control: RateControl = Field(default_factory=CEarth)
+
+
+class AdaptiveLinkRate(_Model):
+    """Adaptive Link Rate: two rates, dual queue thresholds, optional utilisation monitoring."""
+
+    type: Literal["adaptive_link_rate"] = "adaptive_link_rate"
+    low_rate_bps: PortRate
+    high_rate_bps: PortRate | None = None
+    low_threshold_bytes: int = Field(0, ge=0, le=U64_MAX)
+    high_threshold_bytes: int = Field(32 * 1024, ge=1, le=U64_MAX)
+    utilization_window_s: PositiveSeconds | None = None
+    utilization_threshold: float = Field(0.05, ge=0)
+
+
+Controller = Annotated[PracticalRateAdaptation | GRouter | AdaptiveLinkRate, Field(discriminator="type")]
+
+
 class PortOverride(_Model):
     """Settings of one direction of a link that differ from the link's own."""
 
@@ -201,6 +314,9 @@ class PortOverride(_Model):
     queue: Queue | None = None
     transition_s: NonNegativeSeconds | None = None
     error_rate: ErrorRate | None = None
+    power: PowerModel | None = None
+    controller: Controller | None = None
+    """A power-management policy for this direction's output port."""
 
 
 class Link(_Model):
@@ -219,6 +335,8 @@ class Link(_Model):
     transition_s: NonNegativeSeconds = 0.0
     """How long a port sends nothing after a rate change."""
     error_rate: ErrorRate = 0.0
+    power: PowerModel | None = None
+    """How each direction draws power; none: energy is not accounted."""
     """Probability that a packet is corrupted on the wire and discarded at the far end (Bernoulli, per packet)."""
     a_to_b: PortOverride | None = None
     b_to_a: PortOverride | None = None
@@ -549,7 +667,9 @@ class LinkUp(_Model):
 
 Event = Annotated[SetRate | LinkDown | LinkUp, Field(discriminator="action")]
 
-PortQuantity = Literal["queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps"]
+PortQuantity = Literal[
+    "queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps", "power_w"
+]
 FlowQuantity = Literal["cwnd_segments", "ssthresh_segments", "srtt_s", "in_flight_bytes", "delivered_bytes"]
 
 

@@ -280,6 +280,8 @@ impl PowerModel {
 pub struct EnergyMeter {
     model: PowerModel,
     lpi: Option<Lpi>,
+    /// Power at the initial rate, awake: the baseline of "full rate, always on".
+    pub full_power_w: f64,
     mode: PowerMode,
     rate_bps: u64,
     since: Time,
@@ -294,6 +296,7 @@ pub struct EnergyMeter {
 impl EnergyMeter {
     pub fn new(model: PowerModel, lpi: Option<Lpi>, rate_bps: u64) -> EnergyMeter {
         EnergyMeter {
+            full_power_w: model.active_w(rate_bps),
             model,
             lpi,
             mode: PowerMode::Active,

@@ -22,6 +22,8 @@ pub enum EventKind {
     RouteInstall { node: u32 },
     /// Every router installs the true shortest paths (global reconvergence model).
     RouteInstallAll,
+    /// A port's power-management policy takes its periodic look.
+    ControllerTick { port: u32 },
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },
     /// The recorder takes a sample.

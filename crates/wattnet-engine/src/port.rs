@@ -8,6 +8,8 @@ use std::collections::VecDeque;
 
 use rand::Rng as _;
 
+use crate::control::PortController;
+use crate::energy::EnergyMeter;
 use crate::packet::PacketId;
 use crate::queue::{QueueDiscipline, QueueState};
 use crate::rng::Rng;
@@ -39,6 +41,8 @@ pub struct PortStats {
     /// Serialization time of transmissions started (the unfinished part is removed at the end).
     pub busy_time: Time,
     pub rate_changes: u64,
+    /// Continuous rate adjustments (C-EARTH), neither logged nor frozen.
+    pub rate_tunes: u64,
     pub frozen_time: Time,
     /// ∫ waiting packets dt and ∫ waiting bytes dt, in unit·ps.
     pub queue_packets_area: u128,
@@ -69,6 +73,13 @@ pub struct Port {
     pub last_tx_end: Time,
     /// False while the link is down or switched off.
     pub up: bool,
+    /// The port's power draw, integrated; None without a power model.
+    pub energy: Option<EnergyMeter>,
+    /// The power-management policy in charge of this port's rate, if any.
+    pub controller: Option<Box<dyn PortController>>,
+    /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
+    /// reverse direction of the managed port).
+    pub window_rewriter: Option<PortId>,
     pub stats: PortStats,
     /// When the time integrals were last brought up to date.
     last_change: Time,
@@ -92,6 +103,9 @@ impl Port {
             error_model: None,
             last_tx_end: 0,
             up: true,
+            energy: None,
+            controller: None,
+            window_rewriter: None,
             stats: PortStats::default(),
             last_change: 0,
         }

@@ -79,6 +79,7 @@ impl Recorder {
                     PortQuantity::RateBps => p.rate_bps as f64,
                     PortQuantity::ArrivalRateBps => (p.stats.arrived_bytes - self.last_arrived[i]) as f64 * 8.0 / dt,
                     PortQuantity::DepartureRateBps => (p.stats.transmitted_bytes - self.last_sent[i]) as f64 * 8.0 / dt,
+                    PortQuantity::PowerW => p.energy.as_ref().map_or(f64::NAN, |m| m.power_w()),
                 };
                 self.push(now, Entity::Port(pid), Quantity::Port(q), v);
             }

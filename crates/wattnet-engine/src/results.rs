@@ -1,16 +1,38 @@
 //! Columnar results: named tables of typed columns, and a flat summary.
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Column {
     F64(Vec<f64>),
     U64(Vec<u64>),
     Str(Vec<String>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Bit-for-bit equality, so that identical runs compare equal even with NaN (no value) cells.
+impl PartialEq for Column {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Column::F64(a), Column::F64(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            (Column::U64(a), Column::U64(b)) => a == b,
+            (Column::Str(a), Column::Str(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
 pub enum Scalar {
     Int(u64),
     Float(f64),
+}
+
+impl PartialEq for Scalar {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Scalar::Int(a), Scalar::Int(b)) => a == b,
+            (Scalar::Float(a), Scalar::Float(b)) => a.to_bits() == b.to_bits(),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
+use crate::control::ControllerSpec;
+use crate::energy::PowerModelSpec;
 use crate::tcp::CcSpec;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -131,6 +133,9 @@ pub struct LinkSpec {
     /// (Bernoulli, independent per packet; traffic.md §8). In [0, 1).
     #[serde(default)]
     pub error_rate: f64,
+    /// How each direction draws power (power.md §1, §9.3); none: energy is not accounted.
+    #[serde(default)]
+    pub power: Option<PowerModelSpec>,
     #[serde(default)]
     pub a_to_b: Option<PortOverride>,
     #[serde(default)]
@@ -144,6 +149,9 @@ pub struct PortOverride {
     pub queue: Option<QueueSpec>,
     pub transition_s: Option<f64>,
     pub error_rate: Option<f64>,
+    pub power: Option<PowerModelSpec>,
+    /// A power-management policy for this direction's output port.
+    pub controller: Option<ControllerSpec>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -483,6 +491,8 @@ pub enum PortQuantity {
     ArrivalRateBps,
     /// Bits transmitted over the last interval, divided by the interval.
     DepartureRateBps,
+    /// The power drawn at the sampling instant (NaN without a power model).
+    PowerW,
 }
 
 impl PortQuantity {
@@ -493,6 +503,7 @@ impl PortQuantity {
             PortQuantity::RateBps => "rate_bps",
             PortQuantity::ArrivalRateBps => "arrival_rate_bps",
             PortQuantity::DepartureRateBps => "departure_rate_bps",
+            PortQuantity::PowerW => "power_w",
         }
     }
 }

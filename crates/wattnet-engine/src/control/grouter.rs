@@ -180,7 +180,7 @@ impl GRouter {
                 let g = (q - self.target).abs() / self.target;
                 let sign = (q - self.target_c_earth).signum();
                 self.capacity = (self.capacity + dr.abs() * sign * g).clamp(self.min_rate, self.max_rate);
-                Some(Command::SetRate((self.capacity * 8.0).round() as u64))
+                Some(Command::Tune((self.capacity * 8.0).round() as u64))
             }
             Mode::Earth(steps) => {
                 let rtt_t = from_secs(rtt);
@@ -227,6 +227,10 @@ impl PortController for GRouter {
 
     fn on_departure(&mut self, view: &PortView) -> Option<Command> {
         self.update(view.now, view.queue_bits as f64 / 8.0)
+    }
+
+    fn manages_windows(&self) -> bool {
+        true
     }
 
     /// AWM: an ACK's advertised window is lowered to swnd, never raised (power.md §6).

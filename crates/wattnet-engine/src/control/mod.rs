@@ -37,7 +37,10 @@ pub struct PortView {
 /// What a controller asks its port to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// A hardware rate change: the port freezes for its transition time; counted and logged.
     SetRate(u64),
+    /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
+    Tune(u64),
 }
 
 pub trait PortController: std::fmt::Debug + Send + Sync {
@@ -60,8 +63,12 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
         None
     }
 
-    /// The advertised window of a TCP ACK crossing the port's node towards the data senders
-    /// (only window-managing policies change it).
+    /// Whether the policy rewrites the advertised window of ACKs (AWM).
+    fn manages_windows(&self) -> bool {
+        false
+    }
+
+    /// The advertised window of a TCP ACK coming back over the port's reverse direction.
     fn rewrite_window(&self, window: u64) -> u64 {
         window
     }

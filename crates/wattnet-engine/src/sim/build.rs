@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::energy::{EnergyMeter, PowerModel};
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
 use crate::packet::PacketPool;
@@ -87,6 +88,13 @@ impl Simulation {
                     return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
                 }
                 ports.push(port);
+            }
+        }
+        // AWM rewrites the windows of ACKs that come back over the managed port's reverse
+        // direction; a link's two ports are numbered 2i and 2i + 1.
+        for id in 0..ports.len() {
+            if ports[id].controller.as_ref().is_some_and(|c| c.manages_windows()) {
+                ports[id ^ 1].window_rewriter = Some(id as PortId);
             }
         }
         let routes = ForwardingTable::shortest_paths(s.nodes.len(), &ports, s.routing.metric, s.routing.ecmp);
@@ -341,21 +349,21 @@ fn make_port(
     id: PortId,
     s: &Scenario,
 ) -> Result<Port, ScenarioError> {
-    let (rate, rate_field) = match over.and_then(|o| o.rate_bps) {
-        Some(r) => (r, format!("{field}.{dir}.rate_bps")),
-        None => (link.rate_bps, format!("{field}.rate_bps")),
+    // A direction's own setting if it has one, else the link's, with the path that names it.
+    let pick = |own: Option<_>, link_value, name: &str| match own {
+        Some(v) => (v, format!("{field}.{dir}.{name}")),
+        None => (link_value, format!("{field}.{name}")),
     };
+    let (rate, rate_field) = pick(over.and_then(|o| o.rate_bps), link.rate_bps, "rate_bps");
     let (queue, queue_field) = match over.and_then(|o| o.queue.as_ref()) {
         Some(q) => (q, format!("{field}.{dir}.queue")),
         None => (&link.queue, format!("{field}.queue")),
     };
-    let (transition, transition_field) = match over.and_then(|o| o.transition_s) {
-        Some(t) => (t, format!("{field}.{dir}.transition_s")),
-        None => (link.transition_s, format!("{field}.transition_s")),
-    };
-    let (error_rate, error_field) = match over.and_then(|o| o.error_rate) {
-        Some(p) => (p, format!("{field}.{dir}.error_rate")),
-        None => (link.error_rate, format!("{field}.error_rate")),
+    let (transition, transition_field) = pick(over.and_then(|o| o.transition_s), link.transition_s, "transition_s");
+    let (error_rate, error_field) = pick(over.and_then(|o| o.error_rate), link.error_rate, "error_rate");
+    let (power, power_field) = match over.and_then(|o| o.power.as_ref()) {
+        Some(p) => (Some(p), format!("{field}.{dir}.power")),
+        None => (link.power.as_ref(), format!("{field}.power")),
     };
     if !(0.0..1.0).contains(&error_rate) {
         return Err(err(error_field, format!("must be a probability in [0, 1), got {error_rate}")));
@@ -373,6 +381,16 @@ fn make_port(
     );
     if error_rate > 0.0 {
         port.error_model = Some(Box::new(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64))));
+    }
+    if let Some(spec) = power {
+        let model = PowerModel::from_spec(spec, port.rate_bps, &power_field)?;
+        if model.max_rate().is_some_and(|max| port.rate_bps > max) {
+            return Err(err(power_field, format!("no level carries the port's rate of {} bit/s", port.rate_bps)));
+        }
+        port.energy = Some(EnergyMeter::new(model, None, port.rate_bps));
+    }
+    if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
+        port.controller = Some(spec.build(port.transition, port.rate_bps, &format!("{field}.{dir}.controller"))?);
     }
     Ok(port)
 }

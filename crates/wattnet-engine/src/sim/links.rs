@@ -40,6 +40,7 @@ impl Simulation {
     pub(super) fn set_link(&mut self, ports: [PortId; 2], up: bool) {
         for p in ports {
             self.set_port_up(p, up);
+            self.meter_power_mode(p);
         }
         match self.reconvergence {
             Reconvergence::Static => {}

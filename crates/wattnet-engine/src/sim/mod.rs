@@ -3,6 +3,7 @@
 
 mod build;
 mod links;
+mod power;
 mod report;
 mod transport;
 
@@ -16,6 +17,7 @@ use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
 use crate::time::{serialization, Time};
 use crate::traffic::UdpSource;
+use power::Observation;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
 pub use transport::{Application, Connection, CwndChange, TcpFlow, WebRequests};
 
@@ -121,6 +123,11 @@ impl Simulation {
         if let Some(r) = &self.recorder {
             self.events.schedule(r.interval, EventKind::Sample);
         }
+        for (id, port) in self.ports.iter().enumerate() {
+            if let Some(interval) = port.controller.as_ref().and_then(|c| c.tick_interval()) {
+                self.events.schedule(interval, EventKind::ControllerTick { port: id as PortId });
+            }
+        }
     }
 
     /// Processes every event due at or before `t` (capped at the end of the run) and
@@ -138,6 +145,7 @@ impl Simulation {
                 EventKind::WebRequest { flow } => self.web_request(flow),
                 EventKind::RouteInstall { node } => self.install_route(node),
                 EventKind::RouteInstallAll => self.install_all_routes(),
+                EventKind::ControllerTick { port } => self.controller_tick(port),
                 EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),
@@ -200,6 +208,7 @@ impl Simulation {
             return self.discard(pkt);
         }
         self.enqueue(port, pkt);
+        self.observe(port, Observation::Arrival);
     }
 
     fn enqueue(&mut self, port_id: PortId, pkt: PacketId) {
@@ -273,6 +282,7 @@ impl Simulation {
         if self.pcap.active.is_some() {
             self.capture_tx(port_id, pkt);
         }
+        self.observe(port_id, Observation::Departure);
     }
 
     fn pipe_arrival(&mut self, port_id: PortId) {
@@ -292,6 +302,7 @@ impl Simulation {
             return self.discard(pkt);
         }
         let to = port.to;
+        self.rewrite_window(port_id, pkt);
         self.forward(to, pkt);
     }
 
@@ -328,6 +339,9 @@ impl Simulation {
         self.rate_log.push(RateChange { time: now, port: port_id, old_bps: port.rate_bps, new_bps: rate_bps });
         port.rate_bps = rate_bps;
         port.stats.rate_changes += 1;
+        if let Some(meter) = &mut port.energy {
+            meter.set_rate(now, rate_bps);
+        }
         if port.transition > 0 {
             let until = now + port.transition;
             port.stats.frozen_time += until - port.frozen_until.max(now);

@@ -14,6 +14,9 @@ impl Simulation {
         let now = self.now;
         for p in &mut self.ports {
             p.integrate(now);
+            if let Some(meter) = &mut p.energy {
+                meter.advance(now);
+            }
         }
         let sent: u64 = self.flows.iter().map(|f| f.stats.sent_packets).sum();
         let received: u64 = self.flows.iter().map(|f| f.stats.received_packets).sum();
@@ -45,6 +48,11 @@ impl Simulation {
             ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
             ("dropped_link_down".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.link_down_drops).sum())),
             ("route_installs".to_string(), Scalar::Int(self.route_log.len() as u64)),
+            ("energy_j".to_string(), Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.joules).sum())),
+            (
+                "full_rate_energy_j".to_string(),
+                Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.full_power_w * to_secs(now)).sum()),
+            ),
             ("packets_in_network".to_string(), Scalar::Int(held)),
             ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
         ];
@@ -60,6 +68,7 @@ impl Simulation {
                 ("rate_changes".to_string(), self.rate_change_table()),
                 ("connections".to_string(), self.connection_table()),
                 ("routing_events".to_string(), self.routing_event_table()),
+                ("rate_time".to_string(), self.rate_time_table()),
                 ("cwnd_trace".to_string(), self.cwnd_trace_table()),
             ],
         })
@@ -95,7 +104,13 @@ impl Simulation {
             .add("mean_rate_bps", col_f(&|p| p.stats.rate_area as f64 / span))
             .add("final_rate_bps", col_f(&|p| p.rate_bps as f64))
             .add("rate_changes", col_u(&|p| p.stats.rate_changes))
-            .add("frozen_time_s", col_f(&|p| to_secs(p.stats.frozen_time - p.frozen_until.saturating_sub(now))));
+            .add("frozen_time_s", col_f(&|p| to_secs(p.stats.frozen_time - p.frozen_until.saturating_sub(now))))
+            .add("rate_tunes", col_u(&|p| p.stats.rate_tunes))
+            // Ports without a power model have no energy (NaN, not zero).
+            .add("energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules)))
+            .add("mean_power_w", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules / to_secs(now.max(1)))))
+            .add("full_rate_energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.full_power_w * to_secs(now))))
+            .add("asleep_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.asleep_time))));
         t
     }
 
@@ -200,6 +215,21 @@ impl Simulation {
             .add("final_cwnd_segments", col_f(&|c| c.sender.window.cwnd))
             .add("srtt_s", col_f(&|c| c.sender.srtt().map_or(f64::NAN, to_secs)))
             .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.sender.state).to_lowercase()).collect()));
+        t
+    }
+
+    /// How long each metered port spent at each rate (the rate-time histogram).
+    fn rate_time_table(&self) -> Table {
+        let rows: Vec<(&str, u64, u64)> = self
+            .ports
+            .iter()
+            .filter_map(|p| p.energy.as_ref().map(|m| (p.name.as_str(), m)))
+            .flat_map(|(name, m)| m.rate_time.iter().map(move |&(rate, t)| (name, rate, t)))
+            .collect();
+        let mut t = Table::default();
+        t.add("port", Column::Str(rows.iter().map(|r| r.0.to_string()).collect()))
+            .add("rate_bps", Column::F64(rows.iter().map(|r| r.1 as f64).collect()))
+            .add("time_s", Column::F64(rows.iter().map(|r| to_secs(r.2)).collect()));
         t
     }
 

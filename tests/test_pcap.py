@@ -78,11 +78,12 @@ def line_network(bottleneck_queue, tcp, transfer_bytes, pcap, bottleneck_bps=2e6
 
 @pytest.fixture(scope="module")
 def lossy(tmp_path_factory):
-    """A NewReno transfer through an 8-packet DropTail bottleneck: drops, fast retransmits, a timeout."""
+    """A NewReno transfer (ns-2 agents) through an 8-packet DropTail bottleneck: drops, fast
+    retransmits, a timeout."""
     out = tmp_path_factory.mktemp("lossy")
     scenario = line_network(
         {"type": "droptail", "limit_packets": 8},
-        {"congestion_control": {"type": "newreno"}},
+        {"profile": "ns2", "congestion_control": {"type": "newreno"}},
         2_000_000,
         # The sender's port keeps whole packets (zero payload), so tshark can verify the checksums.
         [{"port": "s->r1", "snap_bytes": 65535}, {"port": "r1->s"}, {"port": "r1->r2"}],

@@ -57,12 +57,14 @@ def test_recorder_flows_must_be_tcp_flows():
 
 
 def test_the_engine_agrees_with_the_schema_on_tcp_defaults():
-    # A TCP flow without a tcp table runs with the ns2 profile and NewReno: IW 2, no SACK.
+    # A TCP flow without a tcp table runs with the rfc profile and NewReno: IW 3, no SACK.
     results = run(tcp_scenario(traffic={"type": "transfer", "bytes": 14600}))
     [conn] = results.connections.itertuples()
     assert conn.delivered_bytes == 14600 and conn.state == "closed"
-    # 10 segments, no loss, no delayed ACKs: one ACK per segment plus the handshake's.
+    # 10 segments, no loss: no retransmission; delayed ACKs (RFC 5681): one ACK per two
+    # segments (the sender opened, so the handshake's third segment was the sender's).
     assert conn.data_packets_sent == 10 and conn.retransmissions == 0
+    assert conn.acks_sent == 5
 
 
 def test_dumbbell_example_runs_and_shares_the_bottleneck():

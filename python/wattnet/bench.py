@@ -80,7 +80,7 @@ def dumbbell_scenario(congestion_control: str, flows: int = 100, duration_s: flo
                 "dst": f"d{i}",
                 "traffic": {"type": "bulk"},
                 "start_s": 0.01 * i,
-                "tcp": {"congestion_control": {"type": congestion_control}, "mss_bytes": 1448},
+                "tcp": {"profile": "ns2", "congestion_control": {"type": congestion_control}, "mss_bytes": 1448},
             }
             for i in range(flows)
         ],

@@ -506,13 +506,15 @@ CongestionControl = Annotated[
 class Tcp(_Model):
     """TCP settings; every field left out takes the value of ``profile``.
 
-    ``ns2``: the seeds' ns-2 agents (no SACK, no delayed ACKs, initial window 2, initial RTO
-    3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT). ``linux``: SACK,
-    40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s, maximum 120 s,
-    1 ms granularity, an RTT sample from every ACK.
+    ``rfc`` (the default): RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
+    initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth per
+    ACK, no SACK. ``ns2``: the seeds' ns-2 agents (no SACK, no delayed ACKs, initial window 2,
+    initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT).
+    ``linux``: SACK, 40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s,
+    maximum 120 s, 1 ms granularity, an RTT sample from every ACK.
     """
 
-    profile: Literal["ns2", "linux"] = "ns2"
+    profile: Literal["rfc", "ns2", "linux"] = "rfc"
     congestion_control: CongestionControl | None = None
     """Default NewReno."""
     mss_bytes: int | None = Field(None, ge=1, le=U32_MAX)
@@ -613,7 +615,7 @@ class Flow(_Model):
     packet_size: PacketSize = Field(default_factory=default_packet_size)
     """UDP only."""
     tcp: Tcp | None = None
-    """TCP only; absent means the ``ns2`` profile with NewReno."""
+    """TCP only; absent means the ``rfc`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
     stop_s: float | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""

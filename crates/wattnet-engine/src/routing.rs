@@ -5,7 +5,7 @@
 //! hold different beliefs while a link-state change floods (see `sim/links.rs`).
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::port::{Port, PortId};
 use crate::scenario::RoutingMetric;
@@ -14,68 +14,110 @@ pub const NO_ROUTE: PortId = PortId::MAX;
 
 /// The directed links a router believes usable, with their routing costs.
 pub struct Graph {
-    /// Per node: (port, next node, cost).
-    adj: Vec<Vec<(PortId, u32, u64)>>,
+    /// The out-links of node x are `links[offsets[x]..offsets[x + 1]]`, as (port, next node,
+    /// cost), in port order.
+    offsets: Vec<u32>,
+    links: Vec<(PortId, u32, u64)>,
+    /// Every cost is 1 (the hop metric): shortest paths by breadth-first search.
+    unit: bool,
 }
 
 impl Graph {
     /// `up[p]` says whether port p is usable. Costs are 1 per hop, or the propagation delay
     /// plus one picosecond (so zero-delay links keep costs positive and ties prefer fewer hops).
     pub fn new(nodes: usize, ports: &[Port], up: impl Fn(PortId) -> bool, metric: RoutingMetric) -> Graph {
-        let mut adj = vec![Vec::new(); nodes];
-        for (id, p) in ports.iter().enumerate() {
-            if up(id as PortId) {
-                let cost = match metric {
-                    RoutingMetric::Hops => 1,
-                    RoutingMetric::Delay => p.delay + 1,
-                };
-                adj[p.from as usize].push((id as PortId, p.to, cost));
-            }
+        let usable: Vec<PortId> = (0..ports.len() as PortId).filter(|&p| up(p)).collect();
+        let mut offsets = vec![0u32; nodes + 1];
+        for &p in &usable {
+            offsets[ports[p as usize].from as usize + 1] += 1;
         }
-        Graph { adj }
+        for x in 0..nodes {
+            offsets[x + 1] += offsets[x];
+        }
+        let mut next = offsets.clone();
+        let mut links = vec![(0, 0, 0); usable.len()];
+        for &p in &usable {
+            let port = &ports[p as usize];
+            let cost = match metric {
+                RoutingMetric::Hops => 1,
+                RoutingMetric::Delay => port.delay + 1,
+            };
+            let slot = &mut next[port.from as usize];
+            links[*slot as usize] = (p, port.to, cost);
+            *slot += 1;
+        }
+        Graph { offsets, links, unit: metric == RoutingMetric::Hops }
     }
 
-    /// Shortest distances from `source` by Dijkstra, with (for each node) the set of
-    /// `source`'s adjacency indices that begin a shortest path to it, as bitset words.
+    /// The usable links out of `node`: (port, next node, cost), in port order.
+    #[inline]
+    pub fn out(&self, node: u32) -> &[(PortId, u32, u64)] {
+        &self.links[self.offsets[node as usize] as usize..self.offsets[node as usize + 1] as usize]
+    }
+
+    fn nodes(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Shortest distances from `source` (breadth-first for unit costs, Dijkstra otherwise),
+    /// with (for each node) the set of `source`'s adjacency indices that begin a shortest
+    /// path to it, as bitset words.
     fn first_hops(&self, source: u32) -> (Vec<u64>, Vec<u64>, usize) {
-        let n = self.adj.len();
-        let words = self.adj[source as usize].len().div_ceil(64).max(1);
+        let n = self.nodes();
+        let words = self.out(source).len().div_ceil(64).max(1);
         let mut dist = vec![u64::MAX; n];
         let mut hops = vec![0u64; n * words];
-        let mut heap = BinaryHeap::new();
         dist[source as usize] = 0;
-        for (i, &(_, to, cost)) in self.adj[source as usize].iter().enumerate() {
+        // The source's own links: each first hop is its own bit.
+        let mut first = Vec::with_capacity(self.out(source).len());
+        for (i, &(_, to, cost)) in self.out(source).iter().enumerate() {
             let to = to as usize;
+            if to == source as usize {
+                continue;
+            }
             if cost < dist[to] {
                 dist[to] = cost;
                 hops[to * words..(to + 1) * words].fill(0);
-                heap.push(Reverse((cost, to as u32)));
+                first.push((cost, to as u32));
             }
             if cost == dist[to] {
                 hops[to * words + i / 64] |= 1 << (i % 64);
             }
         }
-        while let Some(Reverse((d, x))) = heap.pop() {
-            let x = x as usize;
-            if d > dist[x] {
-                continue;
-            }
-            for &(_, y, cost) in &self.adj[x] {
+        // Settles x: offers each neighbour y a path through x. Costs are positive and nodes
+        // are settled in order of distance, so every predecessor of y on a shortest path is
+        // settled (and its first hops final) before y is.
+        let mut relax = |x: usize, d: u64, dist: &mut [u64], reached: &mut dyn FnMut(u64, u32)| {
+            for &(_, y, cost) in self.out(x as u32) {
                 let (y, nd) = (y as usize, d + cost);
                 if y == source as usize {
                     continue;
                 }
-                // Costs are positive, so every predecessor of y on a shortest path is settled
-                // (and its first hops final) before y is.
                 if nd < dist[y] {
                     dist[y] = nd;
                     hops.copy_within(x * words..(x + 1) * words, y * words);
-                    heap.push(Reverse((nd, y as u32)));
+                    reached(nd, y as u32);
                 } else if nd == dist[y] {
                     for w in 0..words {
                         hops[y * words + w] |= hops[x * words + w];
                     }
                 }
+            }
+        };
+        if self.unit {
+            // Every cost is 1: a FIFO settles nodes in order of distance.
+            let mut queue: VecDeque<u32> = first.iter().map(|&(_, to)| to).collect();
+            while let Some(x) = queue.pop_front() {
+                let d = dist[x as usize];
+                relax(x as usize, d, &mut dist, &mut |_, y| queue.push_back(y));
+            }
+        } else {
+            let mut heap: BinaryHeap<Reverse<(u64, u32)>> = first.into_iter().map(Reverse).collect();
+            while let Some(Reverse((d, x))) = heap.pop() {
+                if d > dist[x as usize] {
+                    continue;
+                }
+                relax(x as usize, d, &mut dist, &mut |nd, y| heap.push(Reverse((nd, y))));
             }
         }
         (dist, hops, words)
@@ -112,7 +154,7 @@ impl ForwardingTable {
     /// then the lowest port id.
     pub fn install(&mut self, node: u32, graph: &Graph, ports: &[Port]) -> usize {
         let (dist, hops, words) = graph.first_hops(node);
-        let adj = &graph.adj[node as usize];
+        let adj = graph.out(node);
         let mut row = Row { offsets: Vec::with_capacity(self.nodes + 1), hops: Vec::new() };
         for dst in 0..self.nodes {
             row.offsets.push(row.hops.len() as u32);
@@ -120,15 +162,18 @@ impl ForwardingTable {
                 continue;
             }
             let start = row.hops.len();
-            for (i, &(port, _, _)) in adj.iter().enumerate() {
-                if hops[dst * words + i / 64] & (1 << (i % 64)) != 0 {
-                    row.hops.push(port);
+            for (w, &word) in hops[dst * words..(dst + 1) * words].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    row.hops.push(adj[w * 64 + bits.trailing_zeros() as usize].0);
+                    bits &= bits - 1;
                 }
             }
-            let candidates = &mut row.hops[start..];
-            candidates.sort_by_key(|&p| (ports[p as usize].to, p));
-            if !self.ecmp {
-                row.hops.truncate(start + 1);
+            if row.hops.len() - start > 1 {
+                row.hops[start..].sort_unstable_by_key(|&p| (ports[p as usize].to, p));
+                if !self.ecmp {
+                    row.hops.truncate(start + 1);
+                }
             }
         }
         row.offsets.push(row.hops.len() as u32);

@@ -270,7 +270,7 @@ pub struct FlowSpec {
     /// UDP only.
     #[serde(default)]
     pub packet_size: PacketSizeSpec,
-    /// TCP only; absent means the `ns2` profile with NewReno.
+    /// TCP only; absent means the `rfc` profile with NewReno.
     #[serde(default)]
     pub tcp: Option<TcpSpec>,
     #[serde(default)]
@@ -327,11 +327,13 @@ impl TrafficSpec {
 }
 
 /// TCP settings. Every field left out takes the value of `profile` (tcp.md):
-/// `ns2` — the seeds' ns-2 agents: no SACK, no delayed ACKs (ns-2's default sink), initial
-/// window 2, growth of one segment per ACK, initial RTO 3 s, minimum 0.2 s, maximum 60 s,
-/// 10 ms tick, one timed segment per RTT; `linux` — SACK, delayed ACKs of 40 ms, initial
-/// window 10, growth of up to 2 segments per ACK, initial RTO 1 s, minimum 0.2 s, maximum
-/// 120 s, 1 ms granularity, an RTT sample from every ACK.
+/// `rfc` (the default) — RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
+/// initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth
+/// per ACK, no SACK; `ns2` — the seeds' ns-2 agents: no SACK, no delayed ACKs (ns-2's default
+/// sink), initial window 2, initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed
+/// segment per RTT; `linux` — SACK, 40 ms delayed ACKs, initial window 10, growth of up to 2
+/// segments per ACK, initial RTO 1 s, minimum 0.2 s, maximum 120 s, 1 ms granularity, an RTT
+/// sample from every ACK.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
@@ -346,9 +348,9 @@ pub struct TcpSpec {
     pub initial_window_segments: Option<f64>,
     /// Default 2³¹ segments ("arbitrarily high", RFC 5681 §3.1).
     pub initial_ssthresh_segments: Option<f64>,
-    /// RFC 3465 L: at most this many segments of window growth per ACK. Default 1 for `ns2`
-    /// (RFC 5681 without byte counting: +1 per ACK in slow start, +1/cwnd in avoidance), 2
-    /// for `linux`.
+    /// RFC 3465 L: at most this many segments of window growth per ACK. Default 1 for `rfc`
+    /// and `ns2` (RFC 5681 without byte counting: +1 per ACK in slow start, +1/cwnd in
+    /// avoidance), 2 for `linux`.
     pub abc_limit_segments: Option<f64>,
     pub initial_rto_s: Option<f64>,
     pub min_rto_s: Option<f64>,
@@ -374,6 +376,7 @@ pub struct TcpSpec {
 #[serde(rename_all = "snake_case")]
 pub enum TcpProfile {
     #[default]
+    Rfc,
     Ns2,
     Linux,
 }

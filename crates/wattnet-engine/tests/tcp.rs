@@ -41,10 +41,10 @@ fn a_one_segment_download_takes_the_handshake_plus_one_data_packet() {
 
 #[test]
 fn slow_start_doubles_the_window_every_round_trip() {
-    // No delayed ACKs, IW 2, serialization negligible against the 100 ms RTT. The handshake
+    // ns-2's sink (no delayed ACKs), IW 2, serialization negligible against the 100 ms RTT. The handshake
     // takes 0.1 s; data rounds leave at 0.1, 0.2, 0.3, 0.4 s carrying 2, 4, 8 and the last
     // 16 of 30 segments, which arrive 0.05 s later: 0.45 s.
-    let tcp = json!({"mss_bytes": 1000, "initial_window_segments": 2.0});
+    let tcp = json!({"profile": "ns2", "mss_bytes": 1000, "initial_window_segments": 2.0});
     let r = run(pair(10e9, 0.050, 1000, json!({"type": "transfer", "bytes": 30_000}), tcp, 5.0));
     let t = conn_f64(&r, "transfer_time_s")[0];
     assert!((t - 0.45).abs() < 0.001, "{t}");

@@ -5,6 +5,9 @@
 //!
 //! Units: MSS 1460 B unless said, so a full packet is 1500 B; "payload capacity" of a link
 //! of rate R is R·1460/1500, the most goodput it can carry.
+//!
+//! The flows run ns-2's agents (the `ns2` profile) unless a test says otherwise: an ACK for
+//! every segment, as the seeds ran them and as the Mathis formula with C = √(3/2) assumes.
 
 mod common;
 use common::*;
@@ -21,7 +24,8 @@ const PAYLOAD_SHARE: f64 = 1460.0 / 1500.0;
 
 /// Sender `s` and receiver `r` on one link; the sender's port `s->r` is the bottleneck.
 /// `link` adds fields to the link (e.g. a per-direction `error_rate`).
-fn pair(rate: f64, delay: f64, queue: Value, tcp: Value, duration: f64, link: Value) -> Value {
+fn pair(rate: f64, delay: f64, queue: Value, mut tcp: Value, duration: f64, link: Value) -> Value {
+    tcp.as_object_mut().unwrap().entry("profile").or_insert(json!("ns2"));
     let mut l = json!({"a": "s", "b": "r", "rate_bps": rate, "delay_s": delay, "queue": queue});
     l.as_object_mut().unwrap().extend(link.as_object().unwrap().clone());
     json!({
@@ -48,7 +52,7 @@ fn dumbbell(ccs: &[&str], rate: f64, one_way: f64, buffer: u32, duration: f64, s
         links.push(json!({"a": "B", "b": format!("d{i}"), "rate_bps": 10.0 * rate, "delay_s": 0.001}));
         flows.push(json!({"name": format!("f{i}"), "src": format!("s{i}"), "dst": format!("d{i}"),
                           "traffic": {"type": "bulk"}, "start_s": stagger * i as f64,
-                          "tcp": {"congestion_control": {"type": cc}}}));
+                          "tcp": {"profile": "ns2", "congestion_control": {"type": cc}}}));
     }
     json!({"seed": 1, "duration_s": duration, "nodes": nodes, "links": links, "flows": flows})
 }

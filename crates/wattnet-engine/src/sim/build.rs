@@ -240,6 +240,7 @@ impl Simulation {
             reconvergence,
             link_changes: vec![],
             route_log: vec![],
+            pending_installs: Default::default(),
             initial_path_hops: vec![],
             ports,
             flows,

@@ -7,7 +7,11 @@ use super::Simulation;
 use crate::event::EventKind;
 use crate::port::PortId;
 use crate::routing::Graph;
+use crate::scenario::RoutingMetric;
 use crate::time::{serialization, Time};
+
+/// `pending_installs`' name for "every router" (global reconvergence).
+const ALL_ROUTERS: u32 = u32::MAX;
 
 /// How forwarding tables follow link changes, resolved from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,16 +48,24 @@ impl Simulation {
         }
         match self.reconvergence {
             Reconvergence::Static => {}
-            Reconvergence::Global { delay } => self.events.schedule(self.now + delay, EventKind::RouteInstallAll),
+            Reconvergence::Global { delay } => self.schedule_install(self.now + delay, ALL_ROUTERS),
             Reconvergence::LinkState { detection, hop_processing, spf_delay, lsa_bytes } => {
                 let learned = self.flood_times(ports, self.now + detection, hop_processing, lsa_bytes);
                 for (node, &t) in learned.iter().enumerate() {
                     if t != Time::MAX {
-                        self.events.schedule(t + spf_delay, EventKind::RouteInstall { node: node as u32 });
+                        self.schedule_install(t + spf_delay, node as u32);
                     }
                 }
                 self.link_changes.push(LinkChange { ports, up, learned });
             }
+        }
+    }
+
+    /// Schedules `node` (or every router) to install its table at `at`, unless it already will.
+    fn schedule_install(&mut self, at: Time, node: u32) {
+        if self.pending_installs.insert((at, node)) {
+            let kind = if node == ALL_ROUTERS { EventKind::RouteInstallAll } else { EventKind::RouteInstall { node } };
+            self.events.schedule(at, kind);
         }
     }
 
@@ -83,6 +95,7 @@ impl Simulation {
     /// LSA's transmission time; a router learns from the first copy to arrive.
     fn flood_times(&self, ends: [PortId; 2], noticed: Time, hop_processing: Time, lsa_bytes: u32) -> Vec<Time> {
         let mut learned = vec![Time::MAX; self.node_names.len()];
+        let up = Graph::new(self.node_names.len(), &self.ports, |p| self.ports[p as usize].up, RoutingMetric::Hops);
         let mut heap = BinaryHeap::new();
         for p in ends {
             let node = self.ports[p as usize].from;
@@ -93,7 +106,7 @@ impl Simulation {
             if t > learned[node as usize] {
                 continue;
             }
-            for port in self.ports.iter().filter(|p| p.from == node && p.up) {
+            for port in up.out(node).iter().map(|&(p, _, _)| &self.ports[p as usize]) {
                 let arrival = t + serialization(lsa_bytes, port.rate_bps) + port.delay + hop_processing;
                 if arrival < learned[port.to as usize] {
                     learned[port.to as usize] = arrival;
@@ -107,6 +120,7 @@ impl Simulation {
     /// A router runs SPF on the links it believes up: everything up at the start, changed by
     /// the changes it has learned of by now, in the order they happened.
     pub(super) fn install_route(&mut self, node: u32) {
+        self.pending_installs.remove(&(self.now, node));
         let mut up = vec![true; self.ports.len()];
         for c in self.link_changes.iter().filter(|c| c.learned[node as usize] <= self.now) {
             for p in c.ports {
@@ -120,6 +134,7 @@ impl Simulation {
 
     /// Every router installs the true shortest paths.
     pub(super) fn install_all_routes(&mut self) {
+        self.pending_installs.remove(&(self.now, ALL_ROUTERS));
         let graph = Graph::new(self.node_names.len(), &self.ports, |p| self.ports[p as usize].up, self.metric);
         for node in 0..self.node_names.len() as u32 {
             let changed = self.routes.install(node, &graph, &self.ports);

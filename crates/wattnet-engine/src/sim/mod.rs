@@ -70,6 +70,9 @@ pub struct Simulation {
     pub(crate) reconvergence: Reconvergence,
     pub(crate) link_changes: Vec<LinkChange>,
     pub(crate) route_log: Vec<RouteInstall>,
+    /// Table installs scheduled and not yet done, as (time, router or `ALL_ROUTERS`): changes
+    /// that would install the same table at the same instant install it once.
+    pub(crate) pending_installs: std::collections::BTreeSet<(Time, u32)>,
     /// Each flow's path length (hops) under the initial tables; `None`: no path.
     pub(crate) initial_path_hops: Vec<Option<u32>>,
     pub(crate) ports: Vec<Port>,

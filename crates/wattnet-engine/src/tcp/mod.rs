@@ -127,24 +127,25 @@ impl Ctx<'_> {
 impl TcpConfig {
     /// Resolves a scenario's TCP settings against its profile, validating each field.
     pub fn from_spec(spec: &TcpSpec, field: &str) -> Result<TcpConfig, ScenarioError> {
-        let linux = spec.profile == TcpProfile::Linux;
-        let secs = |v: Option<f64>, ns2: f64, linux_value: f64, name: &str| -> Result<Time, ScenarioError> {
-            let v = v.unwrap_or(if linux { linux_value } else { ns2 });
+        let mss = spec.mss_bytes.unwrap_or(1460);
+        let d = Defaults::of(spec.profile, mss);
+        let secs = |v: Option<f64>, default: f64, name: &str| -> Result<Time, ScenarioError> {
+            let v = v.unwrap_or(default);
             if !v.is_finite() || v < 0.0 {
                 return Err(ScenarioError::new(format!("{field}.{name}"), format!("must be a non-negative finite number of seconds, got {v}")));
             }
             Ok(from_secs(v))
         };
         let rto = rto::RtoParams {
-            initial: secs(spec.initial_rto_s, 3.0, 1.0, "initial_rto_s")?,
-            min: secs(spec.min_rto_s, 0.2, 0.2, "min_rto_s")?,
-            max: secs(spec.max_rto_s, 60.0, 120.0, "max_rto_s")?,
-            granularity: secs(spec.clock_granularity_s, 0.01, 0.001, "clock_granularity_s")?,
+            initial: secs(spec.initial_rto_s, d.initial_rto_s, "initial_rto_s")?,
+            min: secs(spec.min_rto_s, d.min_rto_s, "min_rto_s")?,
+            max: secs(spec.max_rto_s, d.max_rto_s, "max_rto_s")?,
+            granularity: secs(spec.clock_granularity_s, d.granularity_s, "clock_granularity_s")?,
         };
         if rto.initial == 0 || rto.max < rto.min {
             return Err(ScenarioError::new(field.to_string(), "needs initial_rto_s > 0 and max_rto_s >= min_rto_s"));
         }
-        let delayed_ack = match secs(spec.delayed_ack_s, 0.0, 0.04, "delayed_ack_s")? {
+        let delayed_ack = match secs(spec.delayed_ack_s, d.delayed_ack_s, "delayed_ack_s")? {
             0 => None,
             // RFC 5681 §4.2: the delay must be less than 0.5 s.
             d if d >= from_secs(0.5) => {
@@ -152,7 +153,6 @@ impl TcpConfig {
             }
             d => Some(d),
         };
-        let mss = spec.mss_bytes.unwrap_or(1460);
         if mss == 0 {
             return Err(ScenarioError::new(format!("{field}.mss_bytes"), "must be at least 1"));
         }
@@ -164,7 +164,7 @@ impl TcpConfig {
             }
         };
         let cc = spec.congestion_control.clone().unwrap_or(CcSpec::Newreno);
-        let sack = spec.sack.unwrap_or(linux);
+        let sack = spec.sack.unwrap_or(d.sack);
         let recovery = match (sack, cc.recovery()) {
             (true, _) => Recovery::Sack,
             (false, r) => r,
@@ -188,9 +188,9 @@ impl TcpConfig {
         Ok(TcpConfig {
             mss,
             header_bytes: spec.header_bytes.unwrap_or(40),
-            initial_window: positive(spec.initial_window_segments.unwrap_or(if linux { 10.0 } else { 2.0 }), "initial_window_segments")?,
+            initial_window: positive(spec.initial_window_segments.unwrap_or(d.initial_window), "initial_window_segments")?,
             initial_ssthresh: positive(spec.initial_ssthresh_segments.unwrap_or(2f64.powi(31)), "initial_ssthresh_segments")?,
-            abc_limit: positive(spec.abc_limit_segments.unwrap_or(if linux { 2.0 } else { 1.0 }), "abc_limit_segments")?,
+            abc_limit: positive(spec.abc_limit_segments.unwrap_or(d.abc_limit), "abc_limit_segments")?,
             rto,
             syn_retries: spec.syn_retries.unwrap_or(6),
             receive_window,
@@ -201,8 +201,7 @@ impl TcpConfig {
             rtt_sampling: match spec.rtt_sampling {
                 Some(RttSamplingSpec::EveryAck) => RttSampling::EveryAck,
                 Some(RttSamplingSpec::OncePerRtt) => RttSampling::OncePerRtt,
-                None if linux => RttSampling::EveryAck,
-                None => RttSampling::OncePerRtt,
+                None => d.rtt_sampling,
             },
             opener: match spec.opener {
                 Some(OpenerSpec::Receiver) => Opener::Receiver,
@@ -210,5 +209,69 @@ impl TcpConfig {
             },
             cc,
         })
+    }
+}
+
+/// What each profile sets when a field is left out (tcp.md §0).
+struct Defaults {
+    initial_rto_s: f64,
+    min_rto_s: f64,
+    max_rto_s: f64,
+    granularity_s: f64,
+    /// 0: no delayed ACKs.
+    delayed_ack_s: f64,
+    initial_window: f64,
+    abc_limit: f64,
+    sack: bool,
+    rtt_sampling: RttSampling,
+}
+
+impl Defaults {
+    fn of(profile: TcpProfile, mss: u32) -> Defaults {
+        match profile {
+            // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
+            // by SMSS, §3.1; delayed ACKs, §4.2; one segment of growth per ACK), no SACK.
+            TcpProfile::Rfc => Defaults {
+                initial_rto_s: 1.0,
+                min_rto_s: 1.0,
+                max_rto_s: 60.0,
+                granularity_s: 0.01,
+                delayed_ack_s: 0.2,
+                initial_window: match mss {
+                    m if m > 2190 => 2.0,
+                    m if m > 1095 => 3.0,
+                    _ => 4.0,
+                },
+                abc_limit: 1.0,
+                sack: false,
+                rtt_sampling: RttSampling::EveryAck,
+            },
+            // ns-2's agents as the seeds ran them (tcp.md §0.1, §0.4): TCPSink without delayed
+            // ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s, maxrto_ 60 s, tcpTick_ 10 ms.
+            TcpProfile::Ns2 => Defaults {
+                initial_rto_s: 3.0,
+                min_rto_s: 0.2,
+                max_rto_s: 60.0,
+                granularity_s: 0.01,
+                delayed_ack_s: 0.0,
+                initial_window: 2.0,
+                abc_limit: 1.0,
+                sack: false,
+                rtt_sampling: RttSampling::OncePerRtt,
+            },
+            // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK, 40 ms
+            // delayed ACKs (TCP_DELACK_MIN), an RTT sample from every ACK.
+            TcpProfile::Linux => Defaults {
+                initial_rto_s: 1.0,
+                min_rto_s: 0.2,
+                max_rto_s: 120.0,
+                granularity_s: 0.001,
+                delayed_ack_s: 0.04,
+                initial_window: 10.0,
+                abc_limit: 2.0,
+                sack: true,
+                rtt_sampling: RttSampling::EveryAck,
+            },
+        }
     }
 }

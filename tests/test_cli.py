@@ -17,7 +17,7 @@ COLUMNS = {
         "early_dropped_packets", "marked_packets", "transmitted_packets", "transmitted_bytes",
         "link_down_drops", "corrupted_packets", "corrupted_bytes", "busy_time_s", "utilization", "mean_queue_packets",
         "mean_queue_bytes", "mean_rate_bps", "final_rate_bps", "rate_changes", "frozen_time_s", "rate_tunes",
-        "energy_j", "mean_power_w", "full_rate_energy_j", "asleep_time_s",
+        "energy_j", "mean_power_w", "full_rate_energy_j", "asleep_time_s", "low_power_idle_time_s", "sleeps",
     ],
     "flows": [
         "flow", "src", "dst", "sent_packets", "sent_bytes", "received_packets", "received_bytes",
@@ -30,11 +30,12 @@ COLUMNS = {
         "flow", "connection", "sender", "receiver", "transfer_bytes", "opened_s", "completed_s", "transfer_time_s",
         "delivered_bytes", "goodput_bps", "data_packets_sent", "retransmissions", "timeouts", "fast_retransmits",
         "ecn_reductions", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
-        "final_cwnd_segments", "srtt_s", "state",
+        "final_cwnd_segments", "srtt_s", "host_energy_j", "state",
     ],
     "cwnd_trace": ["time_s", "flow", "connection", "cwnd_segments", "ssthresh_segments"],
     "routing_events": ["time_s", "node", "changed_destinations"],
     "rate_time": ["port", "rate_bps", "time_s"],
+    "nodes": ["node", "packets_sent", "packets_received", "ports_energy_j", "host_energy_j"],
 }  # fmt: skip
 # The chain example has no TCP flow, no link change and no power model: these tables have
 # columns and no rows.

@@ -329,9 +329,9 @@ MALFORMED = [
     ),
     (
         "unknown event action",
-        lambda d: set_path(d, ["events", 0, "action"], "sleep"),
+        lambda d: set_path(d, ["events", 0, "action"], "hibernate"),
         "events[0].action",
-        "unknown action 'sleep'",
+        "unknown action 'hibernate'",
     ),
     (
         "recorder on unknown port",
@@ -393,6 +393,80 @@ MALFORMED = [
         lambda d: d["events"].append({"action": "link_down", "at_s": 2.5, "a": "a", "b": "b"}),
         "events[1].at_s",
         "outside the run",
+    ),
+    (
+        "unknown LPI preset",
+        lambda d: set_path(d, ["links", 0, "lpi"], {"phy": "25gbase_t"}),
+        "links[0].lpi.phy",
+        "'1000base_t'",
+    ),
+    (
+        "LPI timings without a preset",
+        lambda d: set_path(d, ["links", 0, "a_to_b"], {"lpi": {"wake_s": 1e-5, "sleep_s": 1e-4, "quiet_s": 0.02}}),
+        "links[0].a_to_b.lpi.refresh_s",
+        "required unless phy names a preset",
+    ),
+    (
+        "LPI power fraction above 1",
+        lambda d: set_path(d, ["links", 1, "lpi"], {"phy": "10gbase_t", "power_fraction": 1.5}),
+        "links[1].lpi.power_fraction",
+        "less than or equal to 1",
+    ),
+    (
+        "negative sleep transition",
+        lambda d: set_path(
+            d, ["links", 0, "b_to_a"], {"controller": {"type": "opportunistic_sleep", "transition_s": -1}}
+        ),
+        "links[0].b_to_a.controller.transition_s",
+        "greater than or equal to 0",
+    ),
+    (
+        "opportunistic sleep on an LPI port",
+        lambda d: set_path(
+            d,
+            ["links", 0],
+            {**d["links"][0], "lpi": {"phy": "1000base_t"}, "a_to_b": {"controller": {"type": "opportunistic_sleep"}}},
+        ),
+        "links[0].a_to_b.controller",
+        "802.3az",
+    ),
+    (
+        "battery host without idle power",
+        lambda d: set_path(
+            d, ["nodes", 0, "power"], {"type": "battery", "tx_j_per_packet": 1e-3, "rx_j_per_packet": 1e-3}
+        ),
+        "nodes[0].power.idle_w",
+        "required",
+    ),
+    (
+        "negative per-packet energy",
+        lambda d: set_path(
+            d, ["nodes", 2, "power"], {"type": "battery", "tx_j_per_packet": -1, "rx_j_per_packet": 0, "idle_w": 1}
+        ),
+        "nodes[2].power.tx_j_per_packet",
+        "greater than or equal to 0",
+    ),
+    (
+        "MPTCP host without preset or values",
+        lambda d: set_path(
+            d,
+            ["nodes", 1, "power"],
+            {"type": "mptcp_host", "base_w": 5, "rate_w": 1, "ref_rate_bps": 1e9, "gamma": 1, "ref_rtt_s": 0.1},
+        ),
+        "nodes[1].power.rtt_w",
+        "required unless preset names one",
+    ),
+    (
+        "unknown MPTCP host preset",
+        lambda d: set_path(d, ["nodes", 1, "power"], {"type": "mptcp_host", "preset": "lte"}),
+        "nodes[1].power.preset",
+        "'ethernet'",
+    ),
+    (
+        "unknown host model",
+        lambda d: set_path(d, ["nodes", 1, "power"], {"type": "solar"}),
+        "nodes[1].power.type",
+        "unknown type 'solar'",
     ),
     (
         "link_down naming a port",

@@ -3,16 +3,34 @@
 import wattnet
 results = wattnet.run("examples/chain.toml")
 results.flows, results.ports, results.timeseries, results.summary
+
+table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]}, replications=5, out="out/sweep")
+wattnet.replication_means(table, "packets_dropped")
 """
 
 from importlib.metadata import version as _package_version
 
 from wattnet._engine import SimulationError
-from wattnet.errors import ScenarioError
+from wattnet.errors import ScenarioError, SweepError
 from wattnet.results import Results
 from wattnet.runner import run
 from wattnet.scenario import Scenario, load_scenario
+from wattnet.store import load_results
+from wattnet.sweep import mean_ci, replication_means, sweep
 
 __version__ = _package_version("wattnet")
 
-__all__ = ["Results", "Scenario", "ScenarioError", "SimulationError", "__version__", "load_scenario", "run"]
+__all__ = [
+    "Results",
+    "Scenario",
+    "ScenarioError",
+    "SimulationError",
+    "SweepError",
+    "__version__",
+    "load_results",
+    "load_scenario",
+    "mean_ci",
+    "replication_means",
+    "run",
+    "sweep",
+]

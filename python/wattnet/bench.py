@@ -7,16 +7,19 @@ imported package (``rss_at_start_mb``, about 115 MiB) plus what that run alone a
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import resource
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from typing import Any
 
 from wattnet import _engine
 from wattnet.runner import advance, build_simulation
 from wattnet.scenario import Scenario
+from wattnet.topology import fattree
 
 
 def event_queue() -> dict[str, float]:
@@ -56,14 +59,37 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
     )
 
 
-def dumbbell_scenario(congestion_control: str, flows: int = 100, duration_s: float = 60.0) -> Scenario:
+# The bottleneck's rate policy in the `_practra` variant: practRA over 10, 20, …, 100 Mb/s with
+# mRCI 100 ms (power.md §2's defaults otherwise: d 10 ms, w 0.25, T_s 1 ms), δ = 1 ms, and a
+# frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port.
+PRACTRA_BOTTLENECK = {
+    "transition_s": 1e-3,
+    "power": {"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency"},
+    "controller": {
+        "type": "practra",
+        "rates_bps": [10e6 * m for m in range(1, 11)],
+        "min_rate_change_interval_s": 0.1,
+    },
+}
+
+
+def dumbbell_scenario(
+    congestion_control: str, flows: int = 100, duration_s: float = 60.0, bottleneck: dict[str, Any] | None = None
+) -> Scenario:
     """``flows`` bulk TCP flows s_i → r1 → r2 → d_i: access links 1 Gb/s with 1 ms each way, the
     bottleneck r1→r2 100 Mb/s with 8 ms, so the two-way propagation delay is 20 ms; its DropTail
     buffer holds one BDP, 100 Mb/s · 20 ms / 1500 B = 167 packets. MSS 1448 B; flow i starts
-    at 10·i ms (ns2 profile otherwise)."""
+    at 10·i ms (ns2 profile otherwise). ``bottleneck`` overrides the port r1→r2 (``a_to_b``)."""
     access = {"rate_bps": 1e9, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
     links = [
-        {"a": "r1", "b": "r2", "rate_bps": 100e6, "delay_s": 8e-3, "queue": {"type": "droptail", "limit_packets": 167}}
+        {
+            "a": "r1",
+            "b": "r2",
+            "rate_bps": 100e6,
+            "delay_s": 8e-3,
+            "queue": {"type": "droptail", "limit_packets": 167},
+            **({"a_to_b": bottleneck} if bottleneck else {}),
+        }
     ]
     for i in range(flows):
         links += [{"a": f"s{i}", "b": "r1", **access}, {"a": "r2", "b": f"d{i}", **access}]
@@ -101,8 +127,63 @@ def cbr_chain() -> dict[str, float]:
     return simulate("cbr_chain", cbr_chain_scenario())
 
 
-def dumbbell(congestion_control: str) -> dict[str, float]:
-    return simulate(f"dumbbell_{congestion_control}", dumbbell_scenario(congestion_control))
+def dumbbell(congestion_control: str, variant: str = "") -> dict[str, float]:
+    bottleneck = {"": None, "practra": PRACTRA_BOTTLENECK}[variant]
+    name = f"dumbbell_{congestion_control}" + (f"_{variant}" if variant else "")
+    return simulate(name, dumbbell_scenario(congestion_control, bottleneck=bottleneck))
+
+
+def fattree_routing_scenario(k: int, reconvergence: dict[str, Any]) -> Scenario:
+    """FatTree(k) without traffic; the link agg0_0–core0_0 fails at 0.5 s of 1 s."""
+    return fattree(k).scenario(
+        name=f"bench-routing-fattree{k}",
+        seed=1,
+        duration_s=1.0,
+        routing={"reconvergence": reconvergence},
+        events=[{"action": "link_down", "at_s": 0.5, "a": "agg0_0", "b": "core0_0"}],
+    )
+
+
+def routing_fattree(k: int = 16, repeats: int = 5) -> dict[str, float]:
+    """Routing tables of FatTree(k) (k = 16: 1024 hosts, 320 switches, 6144 ports), each the
+    best of ``repeats`` runs: ``build_s``, the engine building the simulation from the
+    scenario's JSON (parsing, ports, and one SPF per router for every router's table);
+    ``reconverge_s``, processing one agg–core link failure under global reconvergence (every
+    router recomputes and installs its table); ``link_state_reconverge_s``, the same under
+    link-state flooding (the LSA flood, then one SPF per router on what it has learned).
+    ``changed_destinations`` sums the table entries the failure changed."""
+    clock = _Clock()
+    best: dict[str, float] = {}
+    events = route_installs = changed = 0
+    for key, reconvergence in (
+        ("reconverge_s", {"model": "global"}),
+        ("link_state_reconverge_s", {"model": "link_state"}),
+    ):
+        engine_json = fattree_routing_scenario(k, reconvergence).to_engine_json()
+        for _ in range(repeats):
+            started = time.perf_counter()
+            simulation = _engine.Simulation(engine_json)
+            built = time.perf_counter()
+            simulation.run_until(0.4)  # nothing happens before the failure at 0.5 s
+            failing = time.perf_counter()
+            simulation.run_until(simulation.end_s)
+            done = time.perf_counter()
+            best["build_s"] = min(best.get("build_s", math.inf), built - started)
+            best[key] = min(best.get(key, math.inf), done - failing)
+        if key == "reconverge_s":
+            results = simulation.results()
+            events, route_installs = results["summary"]["events"], results["summary"]["route_installs"]
+            changed = sum(results["tables"]["routing_events"]["changed_destinations"][1])
+    topology = fattree(k)
+    return {
+        **_measurement(f"routing_fattree{k}", packets=0, events=events, clock=clock),
+        "nodes": len(topology.nodes),
+        "ports": 2 * len(topology.links),
+        "route_installs": route_installs,
+        "changed_destinations": changed,
+        "repeats": repeats,
+        **best,
+    }
 
 
 def _in_fresh_process(measure: Callable[[], dict[str, float]]) -> dict[str, float]:
@@ -126,7 +207,9 @@ _MEASURES: dict[str, Callable[[], dict[str, float]]] = {
     "event_queue": event_queue,
     "cbr_chain": cbr_chain,
     "dumbbell_newreno": partial(dumbbell, "newreno"),
+    "dumbbell_newreno_practra": partial(dumbbell, "newreno", "practra"),
     "dumbbell_cubic": partial(dumbbell, "cubic"),
+    "routing_fattree16": partial(routing_fattree, 16),
 }
 
 BENCHMARKS: dict[str, Callable[[], dict[str, float]]] = {

@@ -10,10 +10,12 @@ import typer
 
 from wattnet import bench as benchmarks
 from wattnet._engine import SimulationError
-from wattnet.errors import ScenarioError
+from wattnet.errors import ScenarioError, SweepError
 from wattnet.results import TABLES
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, load_scenario
+from wattnet.store import StoreBusyError, load_results
+from wattnet.sweep import WorkersDying, load_sweep, replication_means, run_sweep
 
 app = typer.Typer(
     add_completion=False,
@@ -82,6 +84,97 @@ def run(
             f"packets sent {s['packets_sent']}, received {s['packets_received']}, dropped {s['packets_dropped']}, "
             f"in network at the end {s['packets_in_network']}; {s['events']} events in {s['wall_time_s']:.3g} s"
         )
+
+
+@app.command("sweep")
+def sweep_command(
+    sweep_path: Annotated[
+        Path, typer.Argument(metavar="SWEEP.toml", help="The sweep file: base, grid, replications and seed.")
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="The store: one directory per run under OUT/runs, the table in OUT/results.parquet."
+        ),
+    ],
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes."),
+    ] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
+    batch: Annotated[int | None, typer.Option(help="Runs per task; default sized from the runs' wall time.")] = None,
+    retry_failed: Annotated[
+        bool, typer.Option("--retry-failed", help="Run again the runs recorded as failed.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Run a parameter grid with replications into a store that skips what it has and resumes."""
+    try:
+        definition = load_sweep(sweep_path)
+        outcome = run_sweep(
+            definition["base"], definition["grid"], definition["replications"], out=out, seed=definition["seed"],
+            executor="local" if scheduler is None else scheduler, workers=workers, batch=batch,
+            retry_failed=retry_failed, progress=not quiet,
+        )  # fmt: skip
+    except FileNotFoundError:
+        exit_with_errors([f"{sweep_path}: no such file"])
+    except IsADirectoryError:
+        exit_with_errors([f"{sweep_path}: is a directory, not a sweep file"])
+    except (SweepError, StoreBusyError) as error:
+        exit_with_errors(str(error).splitlines())
+    except ScenarioError as error:
+        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
+    except WorkersDying as error:
+        exit_with_errors([str(error)], code=1)
+    except KeyboardInterrupt:
+        exit_with_errors(
+            [f"interrupted; the runs that finished are in {out}: run the same command to resume"], code=130
+        )
+    if not quiet:
+        typer.echo(
+            f"{outcome.total} runs: {outcome.ran - outcome.failed_now} done now, {outcome.failed_now} failed now, "
+            f"{outcome.skipped} already in the store; table in {out / 'results.parquet'} and {out / 'results.csv'}"
+        )
+    if outcome.failed:
+        failed = outcome.table[outcome.table["status"] == "failed"]
+        lines = [f"{len(failed)} of {outcome.total} runs failed (the error column of {out / 'results.csv'}):"]
+        lines += [f"run {row.key}: {row.error}".splitlines()[0] for row in failed.head(5).itertuples()]
+        if len(failed) > 5:
+            lines.append(f"... and {len(failed) - 5} more")
+        if not retry_failed:
+            lines.append("--retry-failed runs them again")
+        exit_with_errors(lines, code=1)
+
+
+@app.command("results")
+def results_command(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A sweep's store (its --out).")],
+    ci: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ci",
+            metavar="COLUMN",
+            help="Print the mean of this column over replications with its confidence interval, per grid point (repeatable).",
+        ),
+    ] = None,
+    confidence: Annotated[float, typer.Option(help="Confidence level of --ci.")] = 0.95,
+) -> None:
+    """Gather a sweep's runs into one table: DIR/results.parquet and DIR/results.csv."""
+    try:
+        table = load_results(directory)
+    except FileNotFoundError as error:
+        exit_with_errors([str(error)])
+    failed = int((table["status"] == "failed").sum()) if len(table) else 0
+    typer.echo(
+        f"{len(table)} runs ({len(table) - failed} done, {failed} failed): "
+        f"wrote {directory / 'results.parquet'} and {directory / 'results.csv'}"
+    )
+    if ci:
+        try:
+            stats = replication_means(table, ci, confidence=confidence)
+        except (KeyError, ValueError) as error:
+            exit_with_errors([str(error.args[0])])
+        typer.echo(stats.to_string(index=False))
 
 
 @app.command()

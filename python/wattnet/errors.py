@@ -24,6 +24,12 @@ class ScenarioError(ValueError):
         return (ScenarioError, (self.errors,))
 
 
+class SweepError(ValueError):
+    """A sweep that cannot start: a bad grid path, a grid value the scenario rejects, a bad
+    number of replications or seed. Raised before any run starts; the message names the
+    grid entry at fault."""
+
+
 # "links[0].rate_bps: problem" as the engine formats it; a message without a field path
 # concerns the whole scenario.
 _ENGINE_MESSAGE = re.compile(

@@ -9,7 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-TABLES = ("ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time")
+TABLES = (
+    "ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time", "nodes",
+)  # fmt: skip
 
 # The engine sends every column with its type, so a table with no rows keeps its schema.
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
@@ -41,6 +43,9 @@ class Results:
     """One row per table a router installed after a link change: time, router, destinations changed."""
     rate_time: pd.DataFrame
     """For each port with a power model, the time spent at each rate."""
+    nodes: pd.DataFrame
+    """One row per node: packets its applications and TCP endpoints sent and the packets delivered to it,
+    the energy of its output ports (NaN if none has a power model) and its host energy (NaN without a model)."""
     scenario_json: str
     """The canonical engine JSON of the scenario that was run."""
 

@@ -80,8 +80,75 @@ class Routing(_Model):
     down link black-holes the traffic routed over it."""
 
 
+class BatteryHost(_Model):
+    """A battery-powered client (power.md §9.2): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+
+    Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
+    ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
+    port it leaves on or arrives over. N_rx counts packets delivered to the node and those
+    corrupted on a link into it. T_idle is the node's active span, from the first packet it sends
+    or receives to the last, less its sending and receiving times (at least 0).
+    """
+
+    type: Literal["battery"] = "battery"
+    tx_j_per_packet: float = Field(ge=0)
+    """e_overhead of each packet sent (J); with tx_w = 0, the whole cost of a packet."""
+    rx_j_per_packet: float = Field(ge=0)
+    """e_overhead of each packet received (J), corrupted ones included."""
+    idle_w: float = Field(ge=0)
+    """P_idle, over the active span while neither sending nor receiving."""
+    tx_w: float = Field(0.0, ge=0)
+    """P_tx, for each packet's transmission time."""
+    rx_w: float = Field(0.0, ge=0)
+    """P_rx, for each packet's transmission time on the port it arrived over."""
+    ack_cost_equals_data: bool = False
+    """TCP packets without payload (ACKs, SYN, FIN) take and cost as much as a full data segment of their
+    connection (MSS + headers)."""
+
+
+class MptcpHost(_Model):
+    """A host's power while sending, per connection (power.md §9.1):
+    P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
+
+    Each connection the node sends costs duration·P_r, with the duration from opening to
+    completion (or the end of the run), τ_r its goodput and RTT_r its mean SRTT. ``preset``
+    ``ethernet`` (20 W, 3 W at 1 Gb/s) or ``wifi`` (1 W, 0.9 W per 40 Mb/s), both γ = 1,
+    b = 0.05·P_base, RTT_ref = 100 ms; explicit values override the preset's, and without a
+    preset every value is required.
+    """
+
+    type: Literal["mptcp_host"] = "mptcp_host"
+    preset: Literal["ethernet", "wifi"] | None = None
+    base_w: float | None = Field(None, ge=0)
+    """P_base (W)."""
+    rate_w: float | None = Field(None, ge=0)
+    """a (W)."""
+    ref_rate_bps: float | None = Field(None, gt=0)
+    """τ_ref (bit/s)."""
+    gamma: float | None = Field(None, ge=0)
+    """γ."""
+    rtt_w: float | None = Field(None, ge=0)
+    """b (W)."""
+    ref_rtt_s: PositiveSeconds | None = None
+    """RTT_ref (s)."""
+
+    @model_validator(mode="after")
+    def _complete(self) -> MptcpHost:
+        if self.preset is None:
+            names = ("base_w", "rate_w", "ref_rate_bps", "gamma", "rtt_w", "ref_rtt_s")
+            missing = [(name, "required unless preset names one") for name in names if getattr(self, name) is None]
+            if missing:
+                raise ScenarioError(missing)
+        return self
+
+
+HostPower = Annotated[BatteryHost | MptcpHost, Field(discriminator="type")]
+
+
 class Node(_Model):
     name: str = Field(min_length=1)
+    power: HostPower | None = None
+    """The node's own energy as a host; none: not accounted (NaN in the nodes table)."""
 
     @field_validator("name")
     @classmethod
@@ -244,6 +311,35 @@ class LineCardPower(_Model):
 PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineCardPower, Field(discriminator="type")]
 
 
+class Lpi(_Model):
+    """IEEE 802.3az low-power idle (power.md §4): an idle port goes to sleep (T_s, active power),
+    stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
+    power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
+    idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
+    values override them, and without a preset all four are required."""
+
+    phy: Literal["100base_tx", "1000base_t", "10gbase_t"] | None = None
+    wake_s: NonNegativeSeconds | None = None
+    """T_w."""
+    sleep_s: NonNegativeSeconds | None = None
+    """T_s."""
+    quiet_s: PositiveSeconds | None = None
+    """T_q."""
+    refresh_s: NonNegativeSeconds | None = None
+    """T_r."""
+    power_fraction: float | None = Field(None, ge=0, le=1)
+    """Power while quiet, as a fraction of active power; default 0.1."""
+
+    @model_validator(mode="after")
+    def _timed(self) -> Lpi:
+        if self.phy is None:
+            names = ("wake_s", "sleep_s", "quiet_s", "refresh_s")
+            missing = [(name, "required unless phy names a preset") for name in names if getattr(self, name) is None]
+            if missing:
+                raise ScenarioError(missing)
+        return self
+
+
 class PracticalRateAdaptation(_Model):
     """practRA (Nedevschi et al. 2008) as the capacity-scaling seed uses it: one rate step at a
     time from an EWMA arrival-rate prediction, the queue and a delay bound."""
@@ -285,6 +381,9 @@ class GRouter(_Model):
     beta_bps: float = Field(10e3, gt=0)
     mtu_bytes: float = Field(gt=0)
     initial_window_bytes: float = Field(65536.0, gt=0)
+    initial_flows: float = Field(1.0, ge=1)
+    """N₀; N₀·swnd₀/C₀ is the RTT estimate for the whole run (eqs. 5 and 7 keep it), so set
+    N₀ = C₀·RTT/swnd₀."""
     min_rate_bps: float | None = Field(None, gt=0)
     """C_min; default 100 kb/s."""
     max_rate_bps: float | None = Field(None, gt=0)
@@ -304,7 +403,25 @@ class AdaptiveLinkRate(_Model):
     utilization_threshold: float = Field(0.05, ge=0)
 
 
-Controller = Annotated[PracticalRateAdaptation | GRouter | AdaptiveLinkRate, Field(discriminator="type")]
+class OpportunisticSleep(_Model):
+    """Opportunistic sleeping (Nedevschi et al. 2008): the port sleeps when its queue is empty and
+    the predicted idle time exceeds 2δ, and wakes on the next arrival, whose delay grows by δ.
+    Going to sleep and waking take δ each at active power; asleep, the port draws its power
+    model's sleep_w. The idle time is predicted by an EWMA of past idle periods (from a departure
+    that leaves the port empty to the next arrival)."""
+
+    type: Literal["opportunistic_sleep"] = "opportunistic_sleep"
+    transition_s: NonNegativeSeconds = 0.001
+    """δ (assumption: 1 ms, as practRA's)."""
+    ewma_weight: float = Field(0.25, gt=0, le=1)
+    """Weight of the newest idle period."""
+    initial_idle_s: NonNegativeSeconds | None = None
+    """The prediction before any idle period; absent: the first idle period sets it."""
+
+
+Controller = Annotated[
+    PracticalRateAdaptation | GRouter | AdaptiveLinkRate | OpportunisticSleep, Field(discriminator="type")
+]
 
 
 class PortOverride(_Model):
@@ -315,6 +432,7 @@ class PortOverride(_Model):
     transition_s: NonNegativeSeconds | None = None
     error_rate: ErrorRate | None = None
     power: PowerModel | None = None
+    lpi: Lpi | None = None
     controller: Controller | None = None
     """A power-management policy for this direction's output port."""
 
@@ -335,11 +453,27 @@ class Link(_Model):
     transition_s: NonNegativeSeconds = 0.0
     """How long a port sends nothing after a rate change."""
     error_rate: ErrorRate = 0.0
+    """Probability that a packet is corrupted on the wire and discarded at the far end (Bernoulli, per packet)."""
     power: PowerModel | None = None
     """How each direction draws power; none: energy is not accounted."""
-    """Probability that a packet is corrupted on the wire and discarded at the far end (Bernoulli, per packet)."""
+    lpi: Lpi | None = None
+    """IEEE 802.3az low-power idle on both directions; none: the ports stay awake."""
     a_to_b: PortOverride | None = None
     b_to_a: PortOverride | None = None
+
+    @model_validator(mode="after")
+    def _one_way_to_sleep(self) -> Link:
+        problems = []
+        for direction in ("a_to_b", "b_to_a"):
+            over = getattr(self, direction)
+            if over is None or over.controller is None or over.controller.type != "opportunistic_sleep":
+                continue
+            if over.lpi is not None or self.lpi is not None:
+                problem = "cannot put a port to sleep that already uses 802.3az low-power idle (lpi)"
+                problems.append((f"{direction}.controller", problem))
+        if problems:
+            raise ScenarioError(problems)
+        return self
 
     def port_names(self) -> tuple[str, str]:
         return f"{self.a}->{self.b}", f"{self.b}->{self.a}"
@@ -667,7 +801,24 @@ class LinkUp(_Model):
     b: str
 
 
-Event = Annotated[SetRate | LinkDown | LinkUp, Field(discriminator="action")]
+class Sleep(_Model):
+    """From now on the port sleeps whenever it is idle and wakes on an arrival, each transition
+    taking its ``transition_s`` at full power (802.3az ports keep their timings)."""
+
+    action: Literal["sleep"] = "sleep"
+    at_s: NonNegativeSeconds
+    port: str
+
+
+class Wake(_Model):
+    """The port wakes if asleep and stays awake."""
+
+    action: Literal["wake"] = "wake"
+    at_s: NonNegativeSeconds
+    port: str
+
+
+Event = Annotated[SetRate | LinkDown | LinkUp | Sleep | Wake, Field(discriminator="action")]
 
 PortQuantity = Literal[
     "queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps", "power_w"
@@ -760,9 +911,8 @@ def _union_tags(union: Any) -> set[str]:
 
 # Pydantic puts a union's tag in an error's location (("flows", 0, "traffic", "cbr", "rate_bps"));
 # no field is named like a tag, so the tags can simply be dropped from the path.
-_UNION_TAGS = set().union(
-    *(_union_tags(union) for union in (Queue, Traffic, PacketSize, Event, CongestionControl, Reconvergence))
-)
+_UNIONS = (Queue, Traffic, PacketSize, Event, CongestionControl, Reconvergence, PowerModel, Controller, RateControl)
+_UNION_TAGS = set().union(*(_union_tags(union) for union in (*_UNIONS, HostPower)))
 
 
 def _field_path(loc: tuple[str | int, ...]) -> str:
@@ -886,7 +1036,7 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
     for i, event in enumerate(scenario.events):
         if event.at_s > scenario.duration_s:
             problems.append((f"events[{i}].at_s", f"outside the run [0, duration_s = {scenario.duration_s}]"))
-        if event.action == "set_rate":
+        if event.action in ("set_rate", "sleep", "wake"):
             if links_valid and event.port not in ports:
                 problems.append((f"events[{i}].port", _unknown_port(event.port)))
             continue

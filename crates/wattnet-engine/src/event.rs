@@ -12,6 +12,8 @@ pub enum EventKind {
     PipeArrival { port: u32 },
     /// A port's rate-transition (frozen) period ends.
     TransitionEnd { port: u32 },
+    /// A port has finished going to sleep or waking up (802.3az T_s / T_w, or δ).
+    SleepTransitionEnd { port: u32 },
     /// A traffic source emits its next packet.
     SourceEmit { source: u32 },
     /// A TCP flow's application starts.

@@ -9,6 +9,7 @@ pub mod control;
 pub mod energy;
 pub mod error;
 pub mod event;
+pub mod host;
 pub mod packet;
 pub mod pcap;
 pub mod port;
@@ -29,4 +30,5 @@ pub use results::{Column, Results, Scalar, Table};
 pub use scenario::Scenario;
 pub use sim::Simulation;
 
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The package version and a hash of the engine's sources, e.g. `0.1.0+9f86d081884c7d65`.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("WATTNET_SOURCE_HASH"));

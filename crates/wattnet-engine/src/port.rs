@@ -44,6 +44,8 @@ pub struct PortStats {
     /// Continuous rate adjustments (C-EARTH), neither logged nor frozen.
     pub rate_tunes: u64,
     pub frozen_time: Time,
+    /// Times the port entered low-power idle or sleep (an LPI port starts there: counted).
+    pub sleeps: u64,
     /// ∫ waiting packets dt and ∫ waiting bytes dt, in unit·ps.
     pub queue_packets_area: u128,
     pub queue_bytes_area: u128,
@@ -75,6 +77,10 @@ pub struct Port {
     pub up: bool,
     /// The port's power draw, integrated; None without a power model.
     pub energy: Option<EnergyMeter>,
+    /// How the port sleeps (802.3az LPI or a sleeping policy); None: it never does.
+    pub sleep: Option<Sleep>,
+    /// Where the port is in its sleep cycle; always `Active` without `sleep`.
+    pub sleep_state: SleepState,
     /// The power-management policy in charge of this port's rate, if any.
     pub controller: Option<Box<dyn PortController>>,
     /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
@@ -104,6 +110,8 @@ impl Port {
             last_tx_end: 0,
             up: true,
             energy: None,
+            sleep: None,
+            sleep_state: SleepState::Active,
             controller: None,
             window_rewriter: None,
             stats: PortStats::default(),
@@ -138,13 +146,46 @@ impl Port {
     /// True when the transmitter may start the next packet now.
     #[inline]
     pub fn can_start(&self, now: Time) -> bool {
-        self.up && self.in_service.is_none() && now >= self.frozen_until && !self.queue.is_empty()
+        self.up
+            && self.in_service.is_none()
+            && now >= self.frozen_until
+            && !self.queue.is_empty()
+            && matches!(self.sleep_state, SleepState::Active)
     }
 
     /// Packets held by the port: waiting, in service and propagating.
     pub fn held_packets(&self) -> usize {
         self.queue.len() + self.in_service.is_some() as usize + self.pipe.len()
     }
+}
+
+/// Where a port is in its sleep cycle (power.md §3–4). Only a port with [`Sleep`] leaves `Active`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SleepState {
+    /// Awake: it may transmit.
+    #[default]
+    Active,
+    /// Going to sleep until `until` (802.3az T_s, or δ): active power, nothing sent; a packet
+    /// arriving now waits for the end of it and then for the wake time.
+    GoingToSleep { until: Time },
+    /// In 802.3az low-power idle (quiet and refresh), or asleep; the next arrival wakes it.
+    LowPower,
+    /// Waking until `until` (802.3az T_w, or δ): active power, nothing sent.
+    Waking { until: Time },
+}
+
+/// How a port sleeps and wakes: 802.3az low-power idle, or sleeping on a policy's command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sleep {
+    /// Going to sleep: T_s (LPI) or δ.
+    pub to_sleep: Time,
+    /// Waking: T_w (LPI) or δ.
+    pub to_wake: Time,
+    /// The port goes to sleep whenever its transmitter falls idle with nothing queued (802.3az,
+    /// or a scheduled sleep mode); otherwise it sleeps only on a policy's command.
+    pub when_idle: bool,
+    /// 802.3az: asleep, the meter counts low-power idle (quiet and refresh); otherwise sleep power.
+    pub lpi: bool,
 }
 
 /// Bernoulli packet errors on a link direction (traffic.md §8): each packet independently

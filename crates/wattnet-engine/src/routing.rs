@@ -190,14 +190,17 @@ impl ForwardingTable {
     }
 
     /// The port towards `dst`; with several equal-cost ports, the one `flow_hash` picks
-    /// (hash-modulo, RFC 2992 §2).
+    /// (hash-modulo, RFC 2992 §2), mixed with the router's id first: the same hash modulo k
+    /// at every router would correlate the choices along a path (in FatTree(4), the edge's
+    /// choice of aggregation switch would fix the aggregation switch's choice of core, and
+    /// two of the four cores would carry nothing).
     #[inline]
     pub fn lookup(&self, node: u32, dst: u32, flow_hash: u64) -> PortId {
         let hops = Self::next_hops(&self.rows[node as usize], dst as usize);
         match hops.len() {
             0 => NO_ROUTE,
             1 => hops[0],
-            n => hops[(flow_hash % n as u64) as usize],
+            n => hops[(router_hash(flow_hash, node) % n as u64) as usize],
         }
     }
 
@@ -233,6 +236,19 @@ pub fn flow_hash(src: u32, dst: u32, flow: u32, conn: u32) -> u64 {
         }
     }
     h
+}
+
+/// A flow's hash as one router sees it: salted with the router's id and finalised with
+/// MurmurHash3's fmix64, so that every bit depends on every input bit (FNV-1a's lowest bit
+/// is only the parity of its input bytes' lowest bits).
+#[inline]
+fn router_hash(flow_hash: u64, node: u32) -> u64 {
+    let mut k = flow_hash ^ (node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
 }
 
 #[cfg(test)]
@@ -277,6 +293,27 @@ mod tests {
     }
 
     #[test]
+    fn routers_in_series_choose_independently() {
+        // 0 → {1, 2} → {3, 4} → 5: four equal paths. Hashing the same value modulo 2 at 0 and
+        // again at 1 or 2 would use two of them; salted per router, 256 flows use all four
+        // about equally.
+        let mut ports = vec![];
+        for (a, b) in [(0, 1), (0, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 5), (4, 5)] {
+            ports.push(port(a, b, 1));
+        }
+        let table = ForwardingTable::shortest_paths(6, &ports, RoutingMetric::Hops, true);
+        let mut paths = std::collections::BTreeMap::<(u32, u32), u32>::new();
+        for f in 0..256 {
+            let hash = flow_hash(0, 5, f, 0);
+            let second = ports[table.lookup(0, 5, hash) as usize].to;
+            let third = ports[table.lookup(second, 5, hash) as usize].to;
+            *paths.entry((second, third)).or_default() += 1;
+        }
+        assert_eq!(paths.len(), 4, "{paths:?}");
+        assert!(paths.values().all(|&n| n >= 40), "{paths:?}");
+    }
+
+    #[test]
     fn a_router_routes_around_a_link_it_knows_is_down() {
         let ports = square();
         let mut table = ForwardingTable::shortest_paths(4, &ports, RoutingMetric::Hops, false);
@@ -285,6 +322,42 @@ mod tests {
         assert_eq!(table.install(0, &graph, &ports), 1);
         assert_eq!(ports[table.port(0, 2) as usize].to, 1);
         assert_eq!(table.install(1, &graph, &ports), 0);
+    }
+
+    /// Every next hop of every router, towards every destination.
+    fn all_next_hops(table: &ForwardingTable, nodes: u32) -> Vec<Vec<PortId>> {
+        let (n, t) = (nodes as usize, table);
+        (0..n * n).map(|i| ForwardingTable::next_hops(&t.rows[i / n], i % n).to_vec()).collect()
+    }
+
+    #[test]
+    fn breadth_first_hop_counts_agree_with_dijkstra_on_equal_delays() {
+        // A 6×6 torus (many equal-cost paths) and K(2, 70): nodes 36 and 37 joined through 70
+        // middle nodes, so 70 equal next hops that span two bitset words.
+        let mut ports = vec![];
+        let mut link = |a: u32, b: u32| {
+            ports.push(port(a, b, 7));
+            ports.push(port(b, a, 7));
+        };
+        for r in 0..6 {
+            for c in 0..6 {
+                link(r * 6 + c, r * 6 + (c + 1) % 6);
+                link(r * 6 + c, ((r + 1) % 6) * 6 + c);
+            }
+        }
+        for m in 38..108 {
+            link(36, m);
+            link(m, 37);
+        }
+        link(0, 36);
+        for ecmp in [false, true] {
+            let bfs = ForwardingTable::shortest_paths(108, &ports, RoutingMetric::Hops, ecmp);
+            let dijkstra = ForwardingTable::shortest_paths(108, &ports, RoutingMetric::Delay, ecmp);
+            assert_eq!(all_next_hops(&bfs, 108), all_next_hops(&dijkstra, 108));
+            assert_eq!(bfs.fan_out(36, 37), if ecmp { 70 } else { 1 });
+            // Opposite corners of the torus: 2 ways in each of the two dimensions.
+            assert_eq!(bfs.fan_out(0, 21), if ecmp { 4 } else { 1 });
+        }
     }
 
     #[test]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
 use crate::control::ControllerSpec;
-use crate::energy::PowerModelSpec;
+use crate::energy::{LpiSpec, PowerModelSpec};
+use crate::host::HostPowerSpec;
 use crate::tcp::CcSpec;
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -112,6 +113,9 @@ pub enum RoutingMetric {
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
+    /// The node's own energy as a host (power.md §9.1–9.2); none: not accounted.
+    #[serde(default)]
+    pub power: Option<HostPowerSpec>,
 }
 
 /// A bidirectional link: two ports, one per direction, with the same propagation delay.
@@ -136,6 +140,9 @@ pub struct LinkSpec {
     /// How each direction draws power (power.md §1, §9.3); none: energy is not accounted.
     #[serde(default)]
     pub power: Option<PowerModelSpec>,
+    /// IEEE 802.3az low-power idle on both directions (power.md §4); none: ports stay awake.
+    #[serde(default)]
+    pub lpi: Option<LpiSpec>,
     #[serde(default)]
     pub a_to_b: Option<PortOverride>,
     #[serde(default)]
@@ -150,6 +157,7 @@ pub struct PortOverride {
     pub transition_s: Option<f64>,
     pub error_rate: Option<f64>,
     pub power: Option<PowerModelSpec>,
+    pub lpi: Option<LpiSpec>,
     /// A power-management policy for this direction's output port.
     pub controller: Option<ControllerSpec>,
 }
@@ -422,6 +430,12 @@ pub enum EventSpec {
     LinkDown { at_s: f64, a: String, b: String },
     /// The link between `a` and `b` comes back.
     LinkUp { at_s: f64, a: String, b: String },
+    /// From now on the port ("from->to") sleeps whenever it is idle and wakes on an arrival,
+    /// each transition taking its `transition_s` at full power (802.3az ports keep their
+    /// timings); asleep it draws its power model's `sleep_w`.
+    Sleep { at_s: f64, port: String },
+    /// The port wakes if asleep and stays awake.
+    Wake { at_s: f64, port: String },
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -113,3 +113,20 @@ fn without_reconvergence_the_failed_link_black_holes_the_flow() {
     // Nothing more arrives after the failure settles.
     assert_eq!(d[14], d[5]);
 }
+
+#[test]
+fn links_switched_off_together_make_each_router_install_once() {
+    // B–C and A–D go down together at 1 s (as ESTOP switches its links off at once); with
+    // global reconvergence every router installs one table at 1.03 s. What remains, A–B and
+    // C–D, splits the square in two: each router loses its routes to the two far nodes.
+    let r = run(square(
+        json!({"model": "global", "delay_s": 0.03}),
+        json!([{"action": "link_down", "at_s": 1.0, "a": "B", "b": "C"},
+               {"action": "link_down", "at_s": 1.0, "a": "A", "b": "D"}]),
+        json!([]),
+        2.0,
+    ));
+    assert_eq!(strs(&r, "routing_events", "node"), ["A", "B", "C", "D"]);
+    assert!(r.table("routing_events").f64s("time_s").iter().all(|&t| (t - 1.03).abs() < 1e-12));
+    assert_eq!(r.table("routing_events").u64s("changed_destinations"), &[2, 2, 2, 2]);
+}

@@ -2,8 +2,19 @@
 //! target by rewriting the advertised window of ACKs, and the service rate follows either
 //! C-EARTH (continuous, from the queue's variation over the estimated round-trip time) or
 //! its stepwise precursor EARTH (hardware rate steps), or stays fixed (AWM alone).
-
-use std::collections::VecDeque;
+//!
+//! Cadence: AWM's window moves at every arrival and departure (eq. 1–2). C-EARTH (eq. 3–4)
+//! and the flow estimate (eq. 5) move once per estimated round-trip time, from the queue,
+//! window and capacity at the start and end of that RTT (power.md §7's once-per-RTT_k
+//! alternative). Applied at every packet instead, C-EARTH's gain grows with the packet
+//! rate (in the access-router case study, slow-start bursts took C from 20 Mb/s to below
+//! 1 Mb/s within 9 s of a 10 Mb/s load), and eq. 5 with eq. 2 takes (MTU/(N·swnd))²·swnd
+//! off the window at every one-packet rise and fall of the queue, faster than β restores it
+//! (over the 600 s case study, C averaged 3.3 Mb/s for a load averaging 20 Mb/s).
+//!
+//! Eq. 5 and eq. 7 together keep N·swnd/C (the RTT estimate) as it starts unless N is
+//! clamped, so N₀ must be set with swnd₀ and C₀ for the estimate to be a round-trip time:
+//! N₀ = C₀·RTT/swnd₀.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +38,10 @@ pub struct GRouterSpec {
     /// swnd₀; not in the seed, default 64 KB.
     #[serde(default = "default_swnd")]
     pub initial_window_bytes: f64,
+    /// N₀, the initial flow estimate; not in the seed, default 1. N₀·swnd₀/C₀ is the RTT
+    /// estimate for the whole run (see the module note).
+    #[serde(default = "default_flows")]
+    pub initial_flows: f64,
     /// C_min and C_max of C-EARTH; defaults 100 kb/s and the port's initial rate.
     #[serde(default)]
     pub min_rate_bps: Option<f64>,
@@ -60,6 +75,9 @@ fn default_beta() -> f64 {
 fn default_swnd() -> f64 {
     65536.0
 }
+fn default_flows() -> f64 {
+    1.0
+}
 
 #[derive(Clone, Debug)]
 pub struct GRouter {
@@ -77,8 +95,17 @@ pub struct GRouter {
     t_prev: Time,
     /// C-EARTH's capacity in B/s.
     capacity: f64,
-    /// Queue samples over the last estimated RTT, for C-EARTH's Δq.
-    history: VecDeque<(Time, f64)>,
+    /// The state at the start of the current estimated RTT.
+    epoch: Epoch,
+}
+
+/// What C-EARTH and the flow estimate compare one RTT later.
+#[derive(Clone, Copy, Debug)]
+struct Epoch {
+    start: Time,
+    queue: f64,
+    swnd: f64,
+    capacity: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -133,6 +160,12 @@ impl GRouter {
                 Mode::Earth(Steps { rates, index, empty_since: None, above_since: None, last_change: None })
             }
         };
+        let swnd = positive(spec.initial_window_bytes, "initial_window_bytes")?;
+        let flows = positive(spec.initial_flows, "initial_flows")?;
+        if flows < 1.0 {
+            return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
+        }
+        let capacity = (initial_rate_bps as f64 / 8.0).clamp(min_rate, max_rate);
         Ok(GRouter {
             target,
             target_c_earth: spec.gamma * target,
@@ -140,13 +173,13 @@ impl GRouter {
             min_rate,
             max_rate,
             mode,
-            swnd: positive(spec.initial_window_bytes, "initial_window_bytes")?,
-            flows: 1.0,
+            swnd,
+            flows,
             beta: positive(spec.beta_bps, "beta_bps")? / 8.0,
             q_prev: 0.0,
             t_prev: 0,
-            capacity: (initial_rate_bps as f64 / 8.0).clamp(min_rate, max_rate),
-            history: VecDeque::new(),
+            capacity,
+            epoch: Epoch { start: 0, queue: 0.0, swnd, capacity },
         })
     }
 
@@ -159,29 +192,31 @@ impl GRouter {
         self.flows
     }
 
+    /// The RTT estimate, eq. 7 from the state at the start of the current RTT:
+    /// RTT_k = N·swnd/C.
+    pub fn rtt_estimate(&self) -> f64 {
+        self.flows * self.epoch.swnd / self.epoch.capacity
+    }
+
     /// One update at an arrival or departure (power.md §6 and §7, in this order: RTT from
-    /// the previous state, C-EARTH's capacity, β rescaled, AWM's window, the flow estimate).
+    /// the previous state, C-EARTH's capacity once an RTT has passed, β rescaled, AWM's
+    /// window, and once an RTT has passed the flow estimate).
     fn update(&mut self, now: Time, q: f64) -> Option<Command> {
-        // Eq. 7: RTT_k = N_{k−1}·swnd_{k−1}/C_{k−1}.
-        let rtt = self.flows * self.swnd / self.capacity;
+        let rtt = self.rtt_estimate();
         let c_prev = self.capacity;
+        let rtt_passed = now - self.epoch.start >= from_secs(rtt);
         let command = match &mut self.mode {
             Mode::Fixed => None,
-            Mode::CEarth => {
-                // Eq. 3–4 over the last RTT_k: Δq = q(t − RTT) − q_k, Δr = Δq/RTT_k,
-                // g = |q_k − T|/T, ΔC = |Δr|·sgn(q_k − T_CE)·g.
-                self.history.push_back((now, q));
-                let horizon = now.saturating_sub(from_secs(rtt));
-                while self.history.len() > 1 && self.history[1].0 <= horizon {
-                    self.history.pop_front();
-                }
-                let q_then = self.history.front().map_or(q, |&(_, v)| v);
-                let dr = (q_then - q) / rtt;
+            // Eq. 3–4 once per RTT_k: Δq = q(start of the RTT) − q_k, Δr = Δq/RTT_k,
+            // g = |q_k − T|/T, ΔC = |Δr|·sgn(q_k − T_CE)·g.
+            Mode::CEarth if rtt_passed => {
+                let dr = (self.epoch.queue - q) / rtt;
                 let g = (q - self.target).abs() / self.target;
                 let sign = (q - self.target_c_earth).signum();
                 self.capacity = (self.capacity + dr.abs() * sign * g).clamp(self.min_rate, self.max_rate);
                 Some(Command::Tune((self.capacity * 8.0).round() as u64))
             }
+            Mode::CEarth => None,
             Mode::Earth(steps) => {
                 let rtt_t = from_secs(rtt);
                 steps.empty_since = if q == 0.0 { Some(steps.empty_since.unwrap_or(now)) } else { None };
@@ -210,10 +245,14 @@ impl GRouter {
         // Eq. 1–2: DQ = (q_{k−1} − q_k)/N, DT = β·(t_k − t_{k−1})·(T − q_k)/(N·T).
         let dq = (self.q_prev - q) / self.flows;
         let dt = self.beta * to_secs(now - self.t_prev) * (self.target - q) / (self.flows * self.target);
-        let swnd_prev = self.swnd;
         self.swnd = (self.swnd + dq + dt).max(self.mtu);
-        // Eq. 5: N_k = N_{k−1}·(swnd_{k−1}·C_k)/(swnd_k·C_{k−1}), at least 1.
-        self.flows = (self.flows * (swnd_prev * self.capacity) / (self.swnd * c_prev)).max(1.0);
+        if rtt_passed {
+            // Eq. 5 between the start and the end of the RTT, at least 1:
+            // N_k = N_{k−1}·(swnd_{k−1}·C_k)/(swnd_k·C_{k−1}).
+            let e = self.epoch;
+            self.flows = (self.flows * (e.swnd * self.capacity) / (self.swnd * e.capacity)).max(1.0);
+            self.epoch = Epoch { start: now, queue: q, swnd: self.swnd, capacity: self.capacity };
+        }
         self.q_prev = q;
         self.t_prev = now;
         command
@@ -250,6 +289,7 @@ mod tests {
             beta_bps: 10e3,
             mtu_bytes: 1000.0,
             initial_window_bytes: 65536.0,
+            initial_flows: 1.0,
             min_rate_bps: None,
             max_rate_bps: Some(100e6),
             rate_control: RateControl::CEarth,
@@ -260,15 +300,62 @@ mod tests {
     fn c_earth_sanity_check() {
         // power.md §7: T = 50 000 B, T_CE = 47 500 B, RTT_k = 0.2 s; q from 52 000 to 55 000 B:
         // Δq = −3000 B, Δr = −15 000 B/s, g = 0.1, ΔC = +1500 B/s (+12 kb/s).
-        let mut g = GRouter::new(&spec(), 20_000_000, "c").unwrap();
-        // RTT_k = N·swnd/C = 1 · 500 000 B / 2.5 MB/s = 0.2 s.
-        g.swnd = 500_000.0;
-        g.capacity = 2_500_000.0;
-        g.history.push_back((0, 52_000.0));
+        // RTT_k = N₀·swnd₀/C₀ = 10 · 50 000 B / 2.5 MB/s = 0.2 s.
+        let spec = GRouterSpec { initial_window_bytes: 50_000.0, initial_flows: 10.0, ..spec() };
+        let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
+        assert!((g.rtt_estimate() - 0.2).abs() < 1e-12);
+        g.epoch.queue = 52_000.0;
         g.q_prev = 55_000.0; // no AWM change from the queue term
         let before = g.capacity;
-        g.update(from_secs(0.2), 55_000.0);
+        assert_eq!(g.update(from_secs(0.2), 55_000.0), Some(Command::Tune(20_012_000)));
         assert!((g.capacity - before - 1500.0).abs() < 1e-6, "{}", g.capacity - before);
+    }
+
+    #[test]
+    fn c_earth_moves_once_per_rtt_by_the_queue_change_over_it() {
+        // N₀ = 1, swnd₀ = 500 000 B, C₀ = 2.5 MB/s: RTT_k = 0.2 s. The queue climbs from 0 to
+        // 10 000 B in ten packets during the first 10 ms (a slow-start burst): C holds until
+        // the RTT has passed, then moves once, by Δq = 0 − 10 000 B over 0.2 s, weighted by
+        // g = 40 000/50 000 and signed by q < T_CE: ΔC = −50 000·0.8 = −40 000 B/s,
+        // 2.5 MB/s → 2.46 MB/s = 19.68 Mb/s. (At every packet instead, the ten updates took
+        // C from 20 to 18.5 Mb/s within the burst.)
+        let mut g = GRouter::new(&GRouterSpec { initial_window_bytes: 500_000.0, ..spec() }, 20_000_000, "c").unwrap();
+        for i in 1..=10 {
+            assert_eq!(g.update(from_secs(0.001 * i as f64), 1000.0 * i as f64), None);
+        }
+        assert_eq!(g.update(from_secs(0.199), 10_000.0), None);
+        assert_eq!(g.update(from_secs(0.2), 10_000.0), Some(Command::Tune(19_680_000)));
+        assert_eq!(g.update(from_secs(0.25), 10_000.0), None, "the next change waits for the next RTT");
+    }
+
+    #[test]
+    fn the_rtt_estimate_is_what_n0_swnd0_and_c0_make_it() {
+        // Eq. 5 keeps N·swnd/C across each RTT while N ≥ 1, so eq. 7's RTT stays at
+        // N₀·swnd₀/C₀ = 20 · 25 000 B / 2.5 MB/s = 0.2 s as the queue, the window and C move.
+        let spec = GRouterSpec { initial_window_bytes: 25_000.0, initial_flows: 20.0, ..spec() };
+        let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
+        let mut t = 0.0;
+        for q in [0.0, 20_000.0, 60_000.0, 45_000.0, 80_000.0, 10_000.0, 50_000.0] {
+            t += 0.21;
+            g.update(from_secs(t), q);
+            assert!((g.rtt_estimate() - 0.2).abs() < 1e-9, "{}", g.rtt_estimate());
+        }
+        assert!(g.flow_estimate() > 1.0 && g.capacity != 2_500_000.0);
+    }
+
+    #[test]
+    fn a_packet_level_queue_oscillation_leaves_the_window_where_it_was() {
+        // AWM alone, N = 1. A hundred one-packet rises and falls of the queue within one RTT
+        // (at one instant, so DT = 0): DQ = ∓1000/N each time, back to swnd₀ exactly. With
+        // eq. 5 applied at every packet, each rise and fall took (1000/(N·swnd))²·swnd ≈ 15 B
+        // off the window: 1.5 KB after a hundred.
+        let mut g = GRouter::new(&GRouterSpec { rate_control: RateControl::Fixed, ..spec() }, 20_000_000, "c").unwrap();
+        for _ in 0..100 {
+            g.update(0, 1000.0);
+            g.update(0, 0.0);
+        }
+        assert_eq!(g.suggested_window(), 65536.0);
+        assert_eq!(g.flow_estimate(), 1.0);
     }
 
     #[test]
@@ -281,10 +368,14 @@ mod tests {
         assert!((g.suggested_window() - (65536.0 + 1250.0)).abs() < 1e-9);
         g.update(from_secs(1.0), 10_000.0);
         assert!((g.suggested_window() - (66786.0 - 10_000.0)).abs() < 1e-9);
-        // The flow estimate follows eq. 5 with C constant: N = swnd_prev/swnd > 1 here.
-        assert!((g.flow_estimate() - 66786.0 / 56786.0).abs() < 1e-12);
+        // The flow estimate moves once the RTT that began at 1 s has passed (RTT_k =
+        // 66 786 B / 2.5 MB/s = 26.7 ms): eq. 5 with C constant, N = swnd(1 s)/swnd now, where
+        // the window has meanwhile grown by DT = 1250·0.03·(40 000/50 000) = 30 B.
+        g.update(from_secs(1.03), 10_000.0);
+        assert!((g.suggested_window() - (56786.0 + 30.0)).abs() < 1e-6);
+        assert!((g.flow_estimate() - 66786.0 / 56816.0).abs() < 1e-9);
         // Windows are only ever lowered.
-        assert_eq!(g.rewrite_window(1 << 20), 56786);
+        assert_eq!(g.rewrite_window(1 << 20), 56816);
         assert_eq!(g.rewrite_window(1000), 1000);
     }
 

@@ -7,10 +7,12 @@
 mod alr;
 mod grouter;
 mod practra;
+mod sleep;
 
 pub use alr::{AdaptiveLinkRate, AdaptiveLinkRateSpec};
 pub use grouter::{GRouter, GRouterSpec, RateControl};
 pub use practra::{PracticalRateAdaptation, PracticalRateAdaptationSpec};
+pub use sleep::{OpportunisticSleep, OpportunisticSleepSpec};
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +34,8 @@ pub struct PortView {
     pub departed_bytes: u64,
     /// The port sends nothing before this time (a rate transition under way).
     pub frozen_until: Time,
+    /// A packet is being serialized.
+    pub transmitting: bool,
 }
 
 /// What a controller asks its port to do.
@@ -41,6 +45,10 @@ pub enum Command {
     SetRate(u64),
     /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
     Tune(u64),
+    /// Go to sleep (power.md §3): obeyed by an awake port with nothing queued or in service;
+    /// it spends δ going to sleep and δ waking when the next packet arrives (the port wakes by
+    /// itself). Needs [`PortController::sleep_transition`].
+    Sleep,
 }
 
 pub trait PortController: std::fmt::Debug + Send + Sync {
@@ -60,6 +68,11 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
     }
 
     fn tick_interval(&self) -> Option<Time> {
+        None
+    }
+
+    /// δ, if the policy puts its port to sleep: the port then gets sleep and wake operations.
+    fn sleep_transition(&self) -> Option<Time> {
         None
     }
 
@@ -85,6 +98,8 @@ pub enum ControllerSpec {
     GRouter(GRouterSpec),
     /// Adaptive Link Rate: two rates, dual queue thresholds (power.md §5).
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
+    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (power.md §3).
+    OpportunisticSleep(OpportunisticSleepSpec),
 }
 
 impl ControllerSpec {
@@ -96,6 +111,7 @@ impl ControllerSpec {
             }
             ControllerSpec::GRouter(spec) => Box::new(GRouter::new(spec, initial_rate_bps, field)?),
             ControllerSpec::AdaptiveLinkRate(spec) => Box::new(AdaptiveLinkRate::new(spec, initial_rate_bps, field)?),
+            ControllerSpec::OpportunisticSleep(spec) => Box::new(OpportunisticSleep::new(spec, field)?),
         })
     }
 }

@@ -2,11 +2,12 @@
 
 use std::collections::HashMap;
 
-use crate::energy::{EnergyMeter, PowerModel};
+use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
 use crate::packet::PacketPool;
-use crate::port::{PacketErrorModel, Port, PortId};
+use crate::host::{HostActivity, HostModel};
+use crate::port::{PacketErrorModel, Port, PortId, Sleep, SleepState};
 use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
@@ -14,7 +15,7 @@ use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::{EventSpec, LinkSpec, PortOverride, ReconvergenceSpec, Scenario, TrafficSpec};
 use rand_distr::Exp;
 
-use crate::sim::{Action, Application, Flow, FlowStats, Reconvergence, Simulation, TcpFlow, WebRequests};
+use crate::sim::{Action, Application, Flow, FlowStats, Host, Reconvergence, Simulation, TcpFlow, WebRequests};
 use crate::tcp::TcpConfig;
 use crate::time::{from_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -70,6 +71,12 @@ impl Simulation {
         }
         if s.nodes.is_empty() {
             return Err(err("nodes", "a scenario needs at least one node"));
+        }
+        let mut hosts = Vec::with_capacity(s.nodes.len());
+        for (i, n) in s.nodes.iter().enumerate() {
+            let model = n.power.as_ref().map(|p| HostModel::from_spec(p, &format!("nodes[{i}].power"))).transpose()?;
+            let activity = matches!(model, Some(HostModel::Battery(_))).then(Box::<HostActivity>::default);
+            hosts.push(Host { model, activity, ..Default::default() });
         }
 
         let mut ports = Vec::with_capacity(2 * s.links.len());
@@ -161,7 +168,11 @@ impl Simulation {
         for (i, ev) in s.events.iter().enumerate() {
             let f = format!("events[{i}]");
             let at_s = match ev {
-                EventSpec::SetRate { at_s, .. } | EventSpec::LinkDown { at_s, .. } | EventSpec::LinkUp { at_s, .. } => *at_s,
+                EventSpec::SetRate { at_s, .. }
+                | EventSpec::LinkDown { at_s, .. }
+                | EventSpec::LinkUp { at_s, .. }
+                | EventSpec::Sleep { at_s, .. }
+                | EventSpec::Wake { at_s, .. } => *at_s,
             };
             let at = seconds(at_s, &format!("{f}.at_s"), false)?;
             if at > end {
@@ -179,6 +190,13 @@ impl Simulation {
                     let forward = port_ids.get(&format!("{a}->{b}")).copied().ok_or_else(no_link)?;
                     let back = port_ids.get(&format!("{b}->{a}")).copied().ok_or_else(no_link)?;
                     Action::SetLink { ports: [forward, back], up: matches!(ev, EventSpec::LinkUp { .. }) }
+                }
+                EventSpec::Sleep { port, .. } | EventSpec::Wake { port, .. } => {
+                    let port = port_named(port, &format!("{f}.port"))?;
+                    if ports[port as usize].controller.is_some() {
+                        return Err(err(format!("{f}.port"), "is managed by a controller, which decides when it sleeps"));
+                    }
+                    Action::SleepMode { port, on: matches!(ev, EventSpec::Sleep { .. }) }
                 }
             };
             actions.push((at, action));
@@ -234,6 +252,7 @@ impl Simulation {
             events: EventQueue::default(),
             pool: PacketPool::default(),
             node_names,
+            hosts,
             routes,
             metric: s.routing.metric,
             ecmp: s.routing.ecmp,
@@ -366,6 +385,11 @@ fn make_port(
         Some(p) => (Some(p), format!("{field}.{dir}.power")),
         None => (link.power.as_ref(), format!("{field}.power")),
     };
+    let (lpi, lpi_field) = match over.and_then(|o| o.lpi.as_ref()) {
+        Some(l) => (Some(l), format!("{field}.{dir}.lpi")),
+        None => (link.lpi.as_ref(), format!("{field}.lpi")),
+    };
+    let lpi = lpi.map(|l| Lpi::from_spec(l, &lpi_field)).transpose()?;
     if !(0.0..1.0).contains(&error_rate) {
         return Err(err(error_field, format!("must be a probability in [0, 1), got {error_rate}")));
     }
@@ -388,10 +412,28 @@ fn make_port(
         if model.max_rate().is_some_and(|max| port.rate_bps > max) {
             return Err(err(power_field, format!("no level carries the port's rate of {} bit/s", port.rate_bps)));
         }
-        port.energy = Some(EnergyMeter::new(model, None, port.rate_bps));
+        port.energy = Some(EnergyMeter::new(model, lpi, port.rate_bps));
+    }
+    if let Some(lpi) = lpi {
+        // power.md §4: an idle port is in low-power idle, from the start of the run.
+        port.sleep = Some(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true });
+        port.sleep_state = SleepState::LowPower;
+        port.stats.sleeps = 1;
+        if let Some(meter) = &mut port.energy {
+            meter.set_mode(0, PowerMode::LowPowerIdle { since: 0 });
+        }
     }
     if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
-        port.controller = Some(spec.build(port.transition, port.rate_bps, &format!("{field}.{dir}.controller"))?);
+        let controller_field = format!("{field}.{dir}.controller");
+        let controller = spec.build(port.transition, port.rate_bps, &controller_field)?;
+        if let Some(delta) = controller.sleep_transition() {
+            // power.md §3: the policy sleeps the port; δ to go to sleep and δ to wake.
+            if port.sleep.is_some() {
+                return Err(err(controller_field, "cannot put a port to sleep that already uses 802.3az low-power idle (lpi)"));
+            }
+            port.sleep = Some(Sleep { to_sleep: delta, to_wake: delta, when_idle: false, lpi: false });
+        }
+        port.controller = Some(controller);
     }
     Ok(port)
 }

@@ -43,8 +43,10 @@ impl Simulation {
     /// A scheduled link-down or link-up: both directions change at once.
     pub(super) fn set_link(&mut self, ports: [PortId; 2], up: bool) {
         for p in ports {
-            self.set_port_up(p, up);
-            self.meter_power_mode(p);
+            if self.ports[p as usize].up != up {
+                self.set_port_up(p, up);
+                self.meter_power_mode(p);
+            }
         }
         match self.reconvergence {
             Reconvergence::Static => {}

@@ -2,6 +2,7 @@
 //! event queue.
 
 mod build;
+mod hosts;
 mod links;
 mod power;
 mod report;
@@ -9,7 +10,7 @@ mod transport;
 
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
-use crate::port::{Port, PortId};
+use crate::port::{Port, PortId, SleepState};
 use crate::queue::{Admission, Arrival};
 use crate::recorder::Recorder;
 use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
@@ -18,6 +19,7 @@ use crate::tcp::Outgoing;
 use crate::time::{serialization, Time};
 use crate::traffic::UdpSource;
 use power::Observation;
+pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
 pub use transport::{Application, Connection, CwndChange, TcpFlow, WebRequests};
 
@@ -47,6 +49,8 @@ pub enum Action {
     SetRate { port: PortId, rate_bps: u64 },
     /// Both directions of a link go down (`up` false) or come up.
     SetLink { ports: [PortId; 2], up: bool },
+    /// A port enters (`true`) or leaves its sleep mode.
+    SleepMode { port: PortId, on: bool },
 }
 
 pub struct RateChange {
@@ -64,6 +68,8 @@ pub struct Simulation {
     pub(crate) events: EventQueue,
     pub(crate) pool: PacketPool,
     pub(crate) node_names: Vec<String>,
+    /// Per node: its own packets sent and received, and its host energy model.
+    pub(crate) hosts: Vec<Host>,
     pub(crate) routes: ForwardingTable,
     pub(crate) metric: RoutingMetric,
     pub(crate) ecmp: bool,
@@ -143,6 +149,7 @@ impl Simulation {
                 EventKind::TxDone { port } => self.tx_done(port),
                 EventKind::PipeArrival { port } => self.pipe_arrival(port),
                 EventKind::TransitionEnd { port } => self.try_start(port),
+                EventKind::SleepTransitionEnd { port } => self.sleep_transition_end(port),
                 EventKind::SourceEmit { source } => self.source_emit(source),
                 EventKind::AppStart { flow } => self.start_application(flow),
                 EventKind::WebRequest { flow } => self.web_request(flow),
@@ -186,14 +193,15 @@ impl Simulation {
             conn: NO_CONNECTION,
             tcp: TcpHeader::default(),
         });
-        self.forward(src_node, pkt);
+        self.send_from(src_node, pkt);
     }
 
-    /// A packet is at `node`: deliver it, or pass it to the output port towards its destination.
-    fn forward(&mut self, node: u32, pkt: PacketId) {
+    /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
+    /// or pass it to the output port towards its destination.
+    fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
         let p = self.pool.get_mut(pkt);
         if p.dst == node {
-            return self.deliver(pkt);
+            return self.deliver(pkt, via);
         }
         // RFC 1812 §5.3.1: a router decrements the TTL and discards the packet at zero.
         if node != p.src {
@@ -246,6 +254,9 @@ impl Simulation {
         port.stats.enqueued_bytes += size as u64;
         if port.can_start(self.now) {
             self.start_transmission(port_id);
+        } else if !matches!(port.sleep_state, SleepState::Active) {
+            // power.md §3–4: an arrival wakes a sleeping port (after it has finished going to sleep).
+            self.wake_port(port_id);
         }
     }
 
@@ -281,6 +292,9 @@ impl Simulation {
         }
         if port.can_start(self.now) {
             self.start_transmission(port_id);
+        } else if port.queue.is_empty() && port.sleep.is_some_and(|s| s.when_idle) {
+            // power.md §4: an 802.3az transmitter with nothing to send goes to low-power idle.
+            self.begin_sleep(port_id);
         }
         if self.pcap.active.is_some() {
             self.capture_tx(port_id, pkt);
@@ -302,14 +316,18 @@ impl Simulation {
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {
             port.stats.corrupted_packets += 1;
             port.stats.corrupted_bytes += self.pool.get(pkt).size_bytes as u64;
+            // power.md §9.2: a battery host spends receive energy on corrupted packets too.
+            self.count_corrupted(pkt, port_id);
             return self.discard(pkt);
         }
         let to = port.to;
         self.rewrite_window(port_id, pkt);
-        self.forward(to, pkt);
+        self.forward(to, pkt, port_id);
     }
 
-    fn deliver(&mut self, pkt: PacketId) {
+    /// `pkt` reached its destination over port `via`.
+    fn deliver(&mut self, pkt: PacketId, via: PortId) {
+        self.count_received(pkt, via);
         let p = self.pool.get(pkt);
         let stats = &mut self.flows[p.flow as usize].stats;
         stats.received_packets += 1;
@@ -357,6 +375,8 @@ impl Simulation {
         match self.actions[index as usize].1 {
             Action::SetRate { port, rate_bps } => self.set_port_rate(port, rate_bps),
             Action::SetLink { ports, up } => self.set_link(ports, up),
+            Action::SleepMode { port, on: true } => self.enter_sleep_mode(port),
+            Action::SleepMode { port, on: false } => self.leave_sleep_mode(port),
         }
     }
 

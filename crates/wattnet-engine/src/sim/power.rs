@@ -6,7 +6,7 @@ use crate::control::{Command, PortView};
 use crate::energy::PowerMode;
 use crate::event::EventKind;
 use crate::packet::{flags, PacketId, NO_CONNECTION};
-use crate::port::PortId;
+use crate::port::{PortId, Sleep, SleepState};
 
 /// Which observation a policy gets.
 #[derive(Clone, Copy)]
@@ -27,6 +27,7 @@ impl Simulation {
             arrived_bytes: p.stats.arrived_bytes,
             departed_bytes: p.stats.transmitted_bytes,
             frozen_until: p.frozen_until,
+            transmitting: p.in_service.is_some(),
         }
     }
 
@@ -46,6 +47,7 @@ impl Simulation {
         match command {
             Some(Command::SetRate(rate)) => self.set_port_rate(id, rate),
             Some(Command::Tune(rate)) => self.tune_port_rate(id, rate),
+            Some(Command::Sleep) => self.sleep_port(id),
             None => {}
         }
     }
@@ -88,13 +90,109 @@ impl Simulation {
         p.tcp.window = controller.rewrite_window(p.tcp.window);
     }
 
-    /// A port that goes down sleeps in the energy accounting (switched off, pruned).
+    /// A port that goes down sleeps in the energy accounting (switched off, pruned); called
+    /// when its state changes.
     pub(super) fn meter_power_mode(&mut self, id: PortId) {
         let now = self.now;
         let port = &mut self.ports[id as usize];
         let mode = if port.up { PowerMode::Active } else { PowerMode::Asleep };
         if let Some(meter) = &mut port.energy {
             meter.set_mode(now, mode);
+        }
+        // Down, the port leaves its sleep cycle (a pending transition's event goes stale); an
+        // 802.3az port that comes up with nothing to send goes to sleep (power.md §4).
+        port.sleep_state = SleepState::Active;
+        if port.up && port.sleep.is_some_and(|s| s.when_idle) {
+            self.begin_sleep(id);
+        }
+    }
+
+    // ---- sleeping and waking (power.md §3, 802.3az low-power idle §4) ----
+
+    /// A scheduled `sleep`: from now on the port sleeps whenever it is idle and wakes on an
+    /// arrival, each transition taking its transition time (δ) at full power; an 802.3az port
+    /// keeps its own timings.
+    pub(super) fn enter_sleep_mode(&mut self, id: PortId) {
+        let port = &mut self.ports[id as usize];
+        let delta = port.transition;
+        let sleep = port.sleep.get_or_insert(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false });
+        sleep.when_idle = true;
+        self.sleep_port(id);
+    }
+
+    /// A scheduled `wake`: the port wakes if asleep and stays awake (802.3az ports keep LPI).
+    pub(super) fn leave_sleep_mode(&mut self, id: PortId) {
+        let port = &mut self.ports[id as usize];
+        if let Some(sleep) = &mut port.sleep {
+            sleep.when_idle = sleep.lpi;
+        }
+        self.wake_port(id);
+    }
+
+    /// The port starts going to sleep (T_s, or δ): active power, nothing sent.
+    pub(super) fn begin_sleep(&mut self, id: PortId) {
+        let port = &mut self.ports[id as usize];
+        let sleep = port.sleep.expect("only a port that can sleep goes to sleep");
+        let until = self.now + sleep.to_sleep;
+        port.sleep_state = SleepState::GoingToSleep { until };
+        self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
+    }
+
+    /// A policy's `Sleep`: obeyed only by an awake, idle port that can sleep.
+    fn sleep_port(&mut self, id: PortId) {
+        let p = &self.ports[id as usize];
+        if p.sleep.is_some() && p.up && p.sleep_state == SleepState::Active && p.in_service.is_none() && p.queue.is_empty() {
+            self.begin_sleep(id);
+        }
+    }
+
+    /// A packet arrived at a port that is not awake. Asleep, it starts waking (T_w, or δ) at
+    /// active power; going to sleep, it wakes once that ends; waking, it goes on.
+    pub(super) fn wake_port(&mut self, id: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[id as usize];
+        if port.sleep_state != SleepState::LowPower {
+            return;
+        }
+        let until = now + port.sleep.expect("a sleeping port can wake").to_wake;
+        port.sleep_state = SleepState::Waking { until };
+        if let Some(meter) = &mut port.energy {
+            meter.set_mode(now, PowerMode::Active);
+        }
+        self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
+    }
+
+    /// The end of going to sleep or of waking; events of a cycle the link's going down
+    /// interrupted find the port in another state and do nothing.
+    pub(super) fn sleep_transition_end(&mut self, id: PortId) {
+        let now = self.now;
+        let port = &mut self.ports[id as usize];
+        let sleep = match port.sleep {
+            Some(s) => s,
+            None => return,
+        };
+        match port.sleep_state {
+            SleepState::GoingToSleep { until } if until == now => {
+                if port.queue.is_empty() {
+                    port.sleep_state = SleepState::LowPower;
+                    port.stats.sleeps += 1;
+                    // power.md §4: low-power idle (quiet T_q, refresh T_r); §3: asleep at sleep power.
+                    let mode = if sleep.lpi { PowerMode::LowPowerIdle { since: now } } else { PowerMode::Asleep };
+                    if let Some(meter) = &mut port.energy {
+                        meter.set_mode(now, mode);
+                    }
+                } else {
+                    // power.md §4: a frame that arrived while going to sleep waits for T_s, then T_w.
+                    let until = now + sleep.to_wake;
+                    port.sleep_state = SleepState::Waking { until };
+                    self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
+                }
+            }
+            SleepState::Waking { until } if until == now => {
+                port.sleep_state = SleepState::Active;
+                self.try_start(id);
+            }
+            _ => {}
         }
     }
 }

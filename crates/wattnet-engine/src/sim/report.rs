@@ -70,6 +70,7 @@ impl Simulation {
                 ("routing_events".to_string(), self.routing_event_table()),
                 ("rate_time".to_string(), self.rate_time_table()),
                 ("cwnd_trace".to_string(), self.cwnd_trace_table()),
+                ("nodes".to_string(), self.node_table()),
             ],
         })
     }
@@ -110,7 +111,9 @@ impl Simulation {
             .add("energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules)))
             .add("mean_power_w", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules / to_secs(now.max(1)))))
             .add("full_rate_energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.full_power_w * to_secs(now))))
-            .add("asleep_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.asleep_time))));
+            .add("asleep_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.asleep_time))))
+            .add("low_power_idle_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.low_power_idle_time))))
+            .add("sleeps", col_u(&|p| p.stats.sleeps));
         t
     }
 
@@ -214,6 +217,7 @@ impl Simulation {
             .add("acks_sent", col_u(&|c| c.receiver.stats.acks_sent))
             .add("final_cwnd_segments", col_f(&|c| c.sender.window.cwnd))
             .add("srtt_s", col_f(&|c| c.sender.srtt().map_or(f64::NAN, to_secs)))
+            .add("host_energy_j", col_f(&|c| self.connection_host_energy(c)))
             .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.sender.state).to_lowercase()).collect()));
         t
     }

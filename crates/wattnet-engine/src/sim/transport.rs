@@ -206,7 +206,7 @@ impl Simulation {
                 conn: id,
                 tcp: o.tcp,
             });
-            self.forward(node, pkt);
+            self.send_from(node, pkt);
         }
         self.outbox = out;
 

@@ -19,12 +19,15 @@ pub struct RtoEstimator {
     /// The RTO before back-off.
     base: Time,
     backoffs: u32,
+    /// Σ SRTT after each sample, and the number of samples (for the mean SRTT).
+    srtt_sum: u128,
+    samples: u64,
 }
 
 impl RtoEstimator {
     pub fn new(params: RtoParams) -> Self {
         // RFC 6298 §2.1: before any sample, RTO = the initial value.
-        RtoEstimator { params, srtt: None, rttvar: 0, base: params.initial, backoffs: 0 }
+        RtoEstimator { params, srtt: None, rttvar: 0, base: params.initial, backoffs: 0, srtt_sum: 0, samples: 0 }
     }
 
     pub fn sample(&mut self, r: Time) {
@@ -41,6 +44,8 @@ impl RtoEstimator {
             }
         }
         let srtt = self.srtt.expect("just set");
+        self.srtt_sum += srtt as u128;
+        self.samples += 1;
         // §2.2–2.3: RTO = SRTT + max(G, K·RTTVAR), K = 4; §2.4–2.5: clamp.
         self.base = (srtt + self.params.granularity.max(4 * self.rttvar)).clamp(self.params.min, self.params.max);
         // §5.7 (Karn): a valid sample ends the back-off.
@@ -66,6 +71,11 @@ impl RtoEstimator {
 
     pub fn srtt(&self) -> Option<Time> {
         self.srtt
+    }
+
+    /// The mean of SRTT over the samples so far (its value after each), in picoseconds.
+    pub fn mean_srtt(&self) -> Option<f64> {
+        (self.samples > 0).then(|| self.srtt_sum as f64 / self.samples as f64)
     }
 
     pub fn rttvar(&self) -> Time {
@@ -94,6 +104,8 @@ mod tests {
         assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(100.0)), ms(50.0), ms(300.0)));
         e.sample(ms(120.0));
         assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(102.5)), ms(42.5), ms(272.5)));
+        // The mean SRTT (for host energy): (100 + 102.5)/2 ms.
+        assert_eq!(e.mean_srtt(), Some(ms(101.25) as f64));
     }
 
     #[test]

@@ -135,6 +135,11 @@ impl Sender {
         self.rto.srtt()
     }
 
+    /// The mean SRTT over the connection's RTT samples, in picoseconds.
+    pub fn mean_srtt(&self) -> Option<f64> {
+        self.rto.mean_srtt()
+    }
+
     /// Bytes sent and not yet acknowledged.
     pub fn in_flight(&self) -> u64 {
         self.snd_max.saturating_sub(self.snd_una)

@@ -1,0 +1,59 @@
+"""Traffic builders: lists of scenario flows for a topology (traffic.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from wattnet.errors import ScenarioError
+from wattnet.topology import Topology
+
+
+def link_cbr_flows(
+    topology: Topology,
+    rng: np.random.Generator,
+    *,
+    load: float = 0.25,
+    packet_bytes: int = 1000,
+    prefix: str = "cbr",
+) -> list[dict[str, Any]]:
+    """Background CBR over UDP at ``load`` × the rate of every link (traffic.md §2, seed 001):
+    one flow per link per direction between the two adjacent nodes, named
+    ``"{prefix} {from}->{to}"`` after the port it loads, with fixed ``packet_bytes`` packets.
+
+    Each flow starts at an offset drawn uniformly in [0, one packet interval) from ``rng``
+    (seed 001: 10 Mb/s of 1000 B packets, a packet every 0.8 ms), in link order, a→b before
+    b→a. A direction's own ``rate_bps`` (``a_to_b`` / ``b_to_a``) sets its flow's rate.
+    """
+    problems = []
+    if not isinstance(rng, np.random.Generator):
+        problems.append(("rng", f"must be a numpy.random.Generator (np.random.default_rng(seed)), got {rng!r}"))
+    if isinstance(load, bool) or not isinstance(load, (int, float)) or not 0 < load <= 1:
+        problems.append(("load", f"must be in (0, 1] (0.25 for 25 % of each link), got {load!r}"))
+    if isinstance(packet_bytes, bool) or not isinstance(packet_bytes, int) or packet_bytes < 1:
+        problems.append(("packet_bytes", f"must be a positive integer, got {packet_bytes!r}"))
+    if problems:
+        raise ScenarioError(problems)
+
+    directions = []
+    for link in topology.links:
+        for source, target, override in ((link["a"], link["b"], "a_to_b"), (link["b"], link["a"], "b_to_a")):
+            rate_bps = (link.get(override) or {}).get("rate_bps") or link["rate_bps"]
+            directions.append((source, target, load * rate_bps))
+    intervals_s = np.array([packet_bytes * 8 / rate_bps for *_, rate_bps in directions])
+    offsets_s = rng.uniform(0.0, 1.0, size=len(directions)) * intervals_s
+    return [
+        {
+            "name": f"{prefix} {source}->{target}",
+            "src": source,
+            "dst": target,
+            "traffic": {"type": "cbr", "rate_bps": float(rate_bps)},
+            "packet_size": {"type": "fixed", "bytes": packet_bytes},
+            "start_s": float(offset_s),
+        }
+        for (source, target, rate_bps), offset_s in zip(directions, offsets_s, strict=True)
+    ]
+
+
+__all__ = ["link_cbr_flows"]

@@ -1,6 +1,7 @@
 import copy
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,3 +37,16 @@ VALID_SCENARIO = {
 @pytest.fixture
 def scenario_dict():
     return copy.deepcopy(VALID_SCENARIO)
+
+
+def lowest_id_next_hops(graph):
+    """Per (router, destination) the next hop without ECMP: among the neighbours on a shortest
+    hop-count path, the lowest node id (routing.md §3)."""
+    ids = {node: i for i, node in enumerate(graph.nodes)}
+    distance = dict(nx.all_pairs_shortest_path_length(graph))
+    return {
+        (u, d): min((v for v in graph[u] if distance[v].get(d) == distance[u][d] - 1), key=ids.get)
+        for u in graph
+        for d in distance[u]
+        if d != u
+    }

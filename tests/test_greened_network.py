@@ -8,7 +8,6 @@ its default packetSize_ of 1000 B sends them, which is where the seed's "1040 by
 
 import itertools
 
-import networkx as nx
 import numpy as np
 import pytest
 from wattnet import ScenarioError
@@ -17,6 +16,7 @@ from wattnet.results import Results
 from wattnet.runner import build_simulation
 from wattnet.topology import Topology, abilene
 from wattnet.traffic import link_cbr_flows
+from conftest import lowest_id_next_hops
 
 SWITCH_OFF_S = 30.0
 TRANSITION_S = 0.03
@@ -122,19 +122,6 @@ def test_tcp_packets_are_1040_bytes(greened):
     # The flow's bytes are its data packets of 1040 B and its SYN and ACKs of 40 B.
     acks = flow.sent_packets - connection.data_packets_sent
     assert flow.sent_bytes == 1040 * connection.data_packets_sent + 40 * acks
-
-
-def lowest_id_next_hops(graph):
-    """Per (router, destination) the next hop without ECMP: among the neighbours on a shortest
-    hop-count path, the lowest node id (routing.md §3)."""
-    ids = {node: i for i, node in enumerate(graph.nodes)}
-    distance = dict(nx.all_pairs_shortest_path_length(graph))
-    return {
-        (u, d): min((v for v in graph[u] if distance[v].get(d) == distance[u][d] - 1), key=ids.get)
-        for u in graph
-        for d in distance[u]
-        if d != u
-    }
 
 
 def test_every_router_installs_its_new_table_at_30_03_s(greened):

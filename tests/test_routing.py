@@ -4,11 +4,11 @@ each flow keeps one path (routing.md §3), and the tables a link failure changes
 import struct
 from collections import defaultdict
 
-import networkx as nx
 import pytest
 import wattnet
 from wattnet.bench import fattree_routing_scenario, routing_fattree
 from wattnet.topology import fattree
+from conftest import lowest_id_next_hops
 
 FATTREE4 = fattree(4)
 POD = FATTREE4.info["pod_of_host"]
@@ -118,19 +118,6 @@ def test_ecmp_spreads_flows_over_every_core_switch_and_keeps_each_on_one(tmp_pat
         flows_per_core[core] += 1
     assert sorted(flows_per_core) == CORE
     assert min(flows_per_core.values()) >= 192 // 4 // 2, dict(flows_per_core)
-
-
-def lowest_id_next_hops(graph):
-    """Per (router, destination), the next hop of routing.md §3 without ECMP: among the
-    neighbours on a shortest (hop-count) path, the one with the lowest node id."""
-    ids = {node: i for i, node in enumerate(graph.nodes)}
-    distance = dict(nx.all_pairs_shortest_path_length(graph))
-    return {
-        (u, d): min((v for v in graph[u] if distance[v].get(d) == distance[u][d] - 1), key=ids.get)
-        for u in graph
-        for d in distance[u]
-        if d != u
-    }
 
 
 def changed_destinations(graph, failed_link):

@@ -8,10 +8,11 @@ ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find c
 
 .PHONY: demo test test-python bench setup tshark clean
 
-# For now the demo runs the example chain; the capacity-scaling reproduction and its report replace it.
+# The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
+# seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
 demo: setup
-	$(BIN)/wattnet run examples/chain.toml --out out/demo
-	@echo "demo outputs are in $(CURDIR)/out/demo"
+	$(BIN)/wattnet reproduce capacity-scaling --quick --out out/demo
+	@echo "demo report: $(CURDIR)/out/demo/report.html"
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
 # test binary. Cargo's test profile is optimised (see Cargo.toml).

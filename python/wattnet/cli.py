@@ -177,6 +177,35 @@ def results_command(
         typer.echo(stats.to_string(index=False))
 
 
+@app.command("reproduce")
+def reproduce_command(
+    study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The seed study, e.g. capacity-scaling.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
+    list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
+) -> None:
+    """Reproduce a seed study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
+    from wattnet.experiments import STUDIES
+
+    if list_studies:
+        for entry in STUDIES.values():
+            typer.echo(f"{entry.name}\t{entry.seed_file}\t{entry.title}")
+        return
+    if study is None:
+        exit_with_errors(["give a STUDY (wattnet reproduce --list names them)"])
+    if study not in STUDIES:
+        exit_with_errors([f"unknown study {study!r}; one of {', '.join(STUDIES)}"])
+    if out is None:
+        exit_with_errors(["--out DIR is required"])
+    report = STUDIES[study].reproduce(out, quick=quick, workers=workers)
+    checks = json.loads((out / "checks.json").read_text())
+    for check in checks:
+        typer.echo(f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}  {check['description']}")
+    passed = sum(check["pass"] for check in checks)
+    typer.echo(f"{passed}/{len(checks)} checks pass; report: {report.resolve()}")
+
+
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of a scenario."""

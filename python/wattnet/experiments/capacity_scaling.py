@@ -1,0 +1,643 @@
+"""Seed 000 (``000_8006d6369a7a0936.txt``), §6.1: practRA on N1 of the chain S — N1 — N2 — N3 — D
+against one long-lived TCP NewReno flow, TCPonly vs TCP+PC, over RTT × mRCI (Fig. 3 and 4).
+
+    wattnet reproduce capacity-scaling --quick --out out/cs
+
+Scenario (targets.md §A, topologies.md §2, power.md §2): N1→N2 at most 10 Mb/s, practRA over
+{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25, T_s = 1 ms (spec defaults: the seed gives
+none of them), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2),
+NewReno with the ``ns2`` profile (the seed ran ns-2.30), MSS 1460 B (1500 B packets).
+
+The receive window is a study parameter (``receive_window_bytes``), because the seed does not
+give it and it decides targets A3–A6: ns-2's ``Agent/TCP window_`` (20 packets by default,
+tcp.md §0.1) or a 64 KB rwnd caps a 100 ms-RTT flow at about 2.4 or 5.3 Mb/s. The study runs
+three readings: ``None`` (the default: wattnet's 1 GiB window, tcp.md §0.1's advice that
+``window_`` be ≥ 2·BDP, so the window never limits), ``65535`` bytes (a 64 KB window without
+scaling) and ``100000`` bytes (a window that puts r̄ at RTT 100 ms inside A3's band). The checks
+use the first (``PRIMARY_RWND``); the report shows all of them. Finding: a window small enough to
+pull r̄ 20–40 % below 10 Mb/s makes TCPonly window-limited, with no loss and never 10 Mb/s, which
+contradicts A4 and A5; so the default keeps the window out of the way and A3 is reported failing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wattnet.scenario import Scenario
+from wattnet.sweep import mean_ci, sweep
+from wattnet.topology.chain import chain
+
+NAME = "capacity-scaling"
+SEED_FILE = "000_8006d6369a7a0936.txt"
+PORT = "N1->N2"
+R_MAX = 10e6
+RATES_BPS = [m * 1e6 for m in range(1, 11)]
+
+# power.md §2 defaults (the seed leaves them out).
+PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25, "sample_interval_s": 0.001}
+TRANSITION_S = 0.001
+RECORDER_BIN_S = 0.1  # metrics.md §A: the arrival-rate bin (the seed does not give it)
+
+FULL = {"rtts_s": [0.001, 0.01, 0.05, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0], "duration_s": 300.0, "replications": 10}
+QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0], "duration_s": 60.0, "replications": 1}
+
+# The receive-window readings: None = the 1 GiB default (never the limit), 65535 = 64 KB, and
+# 100 000 B, a window that caps a 100 ms-RTT flow at ≈ 8 Mb/s (inside A3's band) to test whether
+# any window reproduces A3 together with A4 and A5.
+RWND_READINGS: list[int | None] = [None, 65535, 100_000]
+PRIMARY_RWND: int | None = None
+# §6.2: bursty background with mean burst bON = 100 ms (the only case the seed shows), peak
+# rate 10 Mb/s (traffic.md §3's default; the seed does not give it).
+BON_S = 0.1
+BACKGROUND_PEAK_BPS = 10e6
+CASES = {"single": None, "bON": BON_S}
+BASE_SEED = 1
+
+
+def rwnd_label(rwnd: int | None) -> str:
+    return "unlimited (1 GiB)" if rwnd is None or (isinstance(rwnd, float) and math.isnan(rwnd)) else f"{int(rwnd)} B"
+
+
+def practra(mrci_s: float) -> dict[str, Any]:
+    return {"type": "practra", "rates_bps": RATES_BPS, "min_rate_change_interval_s": mrci_s, **PRACTRA}
+
+
+def background_flow(on_mean_s: float) -> dict[str, Any]:
+    """traffic.md §3: bursts every 1 s (fixed phase) of Exp(bON) length truncated at 1 s, UDP CBR
+    at 10 Mb/s in 1500 B packets, from B (on N1) to D along the TCP flow's path."""
+    return {
+        "name": "background", "src": "B", "dst": "D",
+        "traffic": {"type": "on_off", "peak_rate_bps": BACKGROUND_PEAK_BPS, "on_mean_s": on_mean_s, "cycle_s": 1.0},
+        "packet_size": {"type": "fixed", "bytes": 1500},
+    }  # fmt: skip
+
+
+def base_scenario(
+    rtt_s: float, duration_s: float, receive_window_bytes: int | None = None, background_on_mean_s: float | None = None
+) -> Scenario:
+    """The TCPonly chain at ``rtt_s``: one NewReno bulk flow S → D (with the bursty background of
+    §6.2 when ``background_on_mean_s`` is given), N1→N2 recorded every 100 ms."""
+    topology = chain(rtt_s)
+    links = topology.links
+    n1_n2 = next(link for link in links if (link["a"], link["b"]) == ("N1", "N2"))
+    n1_n2["transition_s"] = TRANSITION_S
+    tcp: dict[str, Any] = {"profile": "ns2", "mss_bytes": 1460}
+    if receive_window_bytes is not None:
+        tcp["receive_window_bytes"] = int(receive_window_bytes)
+    flows = [{"name": "tcp", "src": "S", "dst": "D", "traffic": {"type": "bulk"}, "tcp": tcp}]
+    if background_on_mean_s is not None:
+        flows.append(background_flow(background_on_mean_s))
+    return topology.scenario(
+        name=f"capacity-scaling-rtt{rtt_s * 1000:g}ms",
+        seed=BASE_SEED,
+        duration_s=duration_s,
+        flows=flows,
+        recorder={"interval_s": RECORDER_BIN_S, "ports": [PORT], "quantities": ["rate_bps", "arrival_rate_bps"]},
+    )
+
+
+def _controller_path(scenario: Scenario) -> str:
+    index = next(i for i, link in enumerate(scenario.links) if (link.a, link.b) == ("N1", "N2"))
+    return f"links[{index}].a_to_b.controller"
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------
+
+
+def run_grid(
+    out: Path,
+    config: dict[str, Any],
+    rwnds: list[int | None],
+    executor: Any = "local",
+    workers: int | None = None,
+    progress: bool = False,
+    case: str = "single",
+) -> pd.DataFrame:
+    """Sweeps every RTT (one store each under ``out/store``) and returns one row per run: case
+    (``single`` or ``bON``), rtt_ms, mode (TCPonly / TCP+PC), mrci_ms (NaN for TCPonly), rwnd,
+    replication and the metrics."""
+    rows = []
+    for rtt_s in config["rtts_s"]:
+        base = base_scenario(rtt_s, config["duration_s"], background_on_mean_s=CASES[case])
+        controller_path = _controller_path(base)
+        controllers = [None] + [practra(m) for m in config["mrcis_s"]]
+        grid = {controller_path: controllers, "flows[0].tcp.receive_window_bytes": list(rwnds)}
+        store = out / "store" / ("" if case == "single" else case) / f"rtt_{rtt_s * 1000:g}ms"
+        table = sweep(
+            base, grid, config["replications"], out=store, executor=executor, workers=workers, progress=progress
+        )
+        failed = table[table["status"] != "done"]
+        if len(failed):
+            raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+        for _, run in table.iterrows():
+            controller = run[controller_path]
+            if isinstance(controller, str):
+                controller = json.loads(controller)
+            rwnd = run["flows[0].tcp.receive_window_bytes"]
+            rwnd = None if rwnd is None or (isinstance(rwnd, float) and math.isnan(rwnd)) else int(rwnd)
+            rows.append(
+                {
+                    "case": case,
+                    "rtt_ms": rtt_s * 1000,
+                    "mode": "TCPonly" if controller is None else "TCP+PC",
+                    "mrci_ms": math.nan if controller is None else controller["min_rate_change_interval_s"] * 1000,
+                    "rwnd": rwnd_label(rwnd),
+                    "replication": int(run["replication"]),
+                    "seed": int(run["seed"]),
+                    **run_metrics(store / "runs" / run["key"], config["duration_s"]),
+                    "key": run["key"],
+                    "store": str(store.relative_to(out)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
+    """metrics.md §A for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
+    ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
+    flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
+    connections = pd.read_parquet(run_dir / "connections.parquet")
+    connections = connections[connections["flow"] == "tcp"]
+    data_sent = float(connections["data_packets_sent"].sum())
+    dropped = float(flows.loc["tcp", "dropped_packets"])
+    return {
+        "mean_rate_mbps": float(ports.loc[PORT, "mean_rate_bps"]) / 1e6,
+        "rate_changes": int(ports.loc[PORT, "rate_changes"]),
+        "goodput_mbps": float(flows.loc["tcp", "delivered_bytes"]) * 8 / duration_s / 1e6,
+        "data_packets_sent": int(data_sent),
+        "tcp_packets_dropped": int(dropped),
+        "loss_pct": 100 * dropped / data_sent if data_sent else math.nan,
+        "retransmissions": int(connections["retransmissions"].sum()),
+        "timeouts": int(connections["timeouts"].sum()),
+    }
+
+
+def add_throughput_reduction(runs: pd.DataFrame) -> pd.DataFrame:
+    """(G_TCPonly − G_TCP+PC)/G_TCPonly × 100 against the TCPonly run of the same RTT, rwnd and
+    replication (same seed: common random numbers); 0 for the TCPonly rows themselves."""
+    only = runs[runs["mode"] == "TCPonly"].set_index(["case", "rtt_ms", "rwnd", "replication"])["goodput_mbps"]
+    reference = runs.set_index(["case", "rtt_ms", "rwnd", "replication"]).index.map(only.get)
+    runs = runs.copy()
+    runs["tcponly_goodput_mbps"] = np.asarray(reference, dtype=float)
+    runs["throughput_reduction_pct"] = 100 * (runs["tcponly_goodput_mbps"] - runs["goodput_mbps"]) / runs["tcponly_goodput_mbps"]
+    runs["tcponly_loss_pct"] = np.asarray(
+        runs.set_index(["case", "rtt_ms", "rwnd", "replication"]).index.map(
+            runs[runs["mode"] == "TCPonly"].set_index(["case", "rtt_ms", "rwnd", "replication"])["loss_pct"].get
+        ),
+        dtype=float,
+    )
+    return runs
+
+
+def summarise(runs: pd.DataFrame) -> pd.DataFrame:
+    """The Fig. 3 table: per rwnd reading, RTT and mRCI (TCP+PC), means and 95 % CI half-widths."""
+    pc = runs[runs["mode"] == "TCP+PC"]
+    rows = []
+    for (case, rwnd, rtt, mrci), group in pc.groupby(["case", "rwnd", "rtt_ms", "mrci_ms"], sort=True):
+        row: dict[str, Any] = {"case": case, "rwnd": rwnd, "rtt_ms": rtt, "mrci_ms": mrci, "replications": len(group)}
+        for column in ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct", "tcponly_loss_pct",
+                       "goodput_mbps", "tcponly_goodput_mbps"]:  # fmt: skip
+            mean, half = mean_ci(group[column].astype(float).to_numpy())
+            row[column] = mean
+            row[f"{column}_ci95"] = half
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Time series (Fig. 4) and the trace measures of A5 and A6
+# ---------------------------------------------------------------------------------------------
+
+
+def trace(out: Path, run: pd.Series) -> pd.DataFrame:
+    """N1's service rate and arrival rate (Mb/s) per 100 ms bin, indexed by time_s."""
+    ts = pd.read_parquet(out / run["store"] / "runs" / run["key"] / "timeseries.parquet")
+    ts = ts[ts["entity"] == PORT]
+    wide = ts.pivot_table(index="time_s", columns="quantity", values="value")
+    return wide[["rate_bps", "arrival_rate_bps"]] / 1e6
+
+
+def recovery_times(arrival_mbps: pd.Series, skip_s: float = 5.0) -> list[float]:
+    """Times (s) the arrival rate at N1 takes to get back to 9.5 Mb/s after falling below 7 Mb/s
+    from ≥ 9 Mb/s (a 0.5 s moving average of the 100 ms bins; the first ``skip_s`` ignored)."""
+    smooth = arrival_mbps.rolling(5, min_periods=1).mean()
+    times, values = smooth.index.to_numpy(), smooth.to_numpy()
+    episodes, armed, dropped_at = [], False, None
+    for t, v in zip(times, values):
+        if t < skip_s:
+            continue
+        if dropped_at is None:
+            if v >= 9.0:
+                armed = True
+            elif armed and v < 7.0:
+                dropped_at, armed = t, False
+        elif v >= 9.5:
+            episodes.append(float(t - dropped_at))
+            dropped_at, armed = None, True
+    return episodes
+
+
+def wasted_rate(tr: pd.DataFrame) -> float:
+    """Mean of max(service rate − arrival rate, 0) in Mb/s: capacity kept on that TCP did not use."""
+    return float((tr["rate_bps"] - tr["arrival_rate_bps"]).clip(lower=0).mean())
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks (targets.md §A, A1–A6)
+# ---------------------------------------------------------------------------------------------
+
+
+def _point(summary: pd.DataFrame, rtt: float, mrci: float) -> pd.Series:
+    return summary[(summary["rtt_ms"] == rtt) & (summary["mrci_ms"] == mrci)].iloc[0]
+
+
+def _r(value: float, digits: int = 2) -> float | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(float(value), digits)
+
+
+def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+    runs, summary = all_runs[all_runs["case"] == "single"], all_summary[all_summary["case"] == "single"]
+    rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
+    s = summary[summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    a1, a2 = _point(s, rtt_lo, mrci_hi), _point(s, rtt_lo, mrci_lo)
+    hi = s[s["rtt_ms"] == rtt_hi]
+    lo = s[s["rtt_ms"] == rtt_lo]
+    hi_small, hi_large = _point(s, rtt_hi, mrci_lo), _point(s, rtt_hi, mrci_hi)
+    out_checks = []
+
+    loss_gap = abs(a1["loss_pct"] - a1["tcponly_loss_pct"])
+    out_checks.append({
+        "id": "A1",
+        "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_hi:g} ms: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's",
+        "seed_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
+        "wattnet_value": {"mean_rate_mbps": _r(a1["mean_rate_mbps"]), "throughput_reduction_pct": _r(a1["throughput_reduction_pct"]),
+                          "loss_pct": _r(a1["loss_pct"], 3), "tcponly_loss_pct": _r(a1["tcponly_loss_pct"], 3)},
+        "tolerance": "r̄ ≥ 9.0 Mb/s (one rate step); reduction ≤ 5 %; |loss − TCPonly loss| ≤ 0.5 points",
+        "pass": bool(a1["mean_rate_mbps"] >= 9.0 and a1["throughput_reduction_pct"] <= 5 and loss_gap <= 0.5),
+    })  # fmt: skip
+    out_checks.append({
+        "id": "A2",
+        "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_lo:g} ms: small reduction of r̄ and slight degradation",
+        "seed_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
+        "wattnet_value": {"mean_rate_mbps": _r(a2["mean_rate_mbps"]), "mean_rate_mbps_large_mrci": _r(a1["mean_rate_mbps"]),
+                          "throughput_reduction_pct": _r(a2["throughput_reduction_pct"])},
+        "tolerance": "8.0 ≤ r̄ < 10 Mb/s and r̄ ≤ r̄(large mRCI); 0 < reduction ≤ 15 %",
+        "pass": bool(8.0 <= a2["mean_rate_mbps"] < 10.0 and a2["mean_rate_mbps"] <= a1["mean_rate_mbps"]
+                     and 0 < a2["throughput_reduction_pct"] <= 15),
+    })  # fmt: skip
+    r_hi = {f"mRCI {m:g} ms": _r(v) for m, v in zip(hi["mrci_ms"], hi["mean_rate_mbps"])}
+    out_checks.append({
+        "id": "A3",
+        "description": f"RTT {rtt_hi:g} ms: r̄ 20–40 % below 10 Mb/s",
+        "seed_value": {"mean_rate_mbps": [6.0, 8.0]},
+        "wattnet_value": {"mean_rate_mbps": r_hi},
+        "tolerance": "every mRCI's r̄ within [6, 8] Mb/s (the seed's band)",
+        "pass": bool(((hi["mean_rate_mbps"] >= 6.0) & (hi["mean_rate_mbps"] <= 8.0)).all()),
+    })  # fmt: skip
+    changes_hi, changes_lo = hi["rate_changes"].mean(), lo["rate_changes"].mean()
+    out_checks.append({
+        "id": "A4",
+        "description": f"RTT {rtt_hi:g} ms: many rate changes; higher throughput reduction and loss than at RTT {rtt_lo:g} ms; both worse for small mRCI",
+        "seed_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
+        "wattnet_value": {
+            "throughput_reduction_pct": {f"RTT {rtt_hi:g}": _r(hi["throughput_reduction_pct"].mean()), f"RTT {rtt_lo:g}": _r(lo["throughput_reduction_pct"].mean())},
+            "loss_pct": {f"RTT {rtt_hi:g}": _r(hi["loss_pct"].mean(), 3), f"RTT {rtt_lo:g}": _r(lo["loss_pct"].mean(), 3)},
+            "rate_changes": {f"RTT {rtt_hi:g}": _r(changes_hi, 1), f"RTT {rtt_lo:g}": _r(changes_lo, 1)},
+            f"RTT {rtt_hi:g}, mRCI {mrci_lo:g} vs {mrci_hi:g}": {
+                "throughput_reduction_pct": [_r(hi_small["throughput_reduction_pct"]), _r(hi_large["throughput_reduction_pct"])],
+                "loss_pct": [_r(hi_small["loss_pct"], 3), _r(hi_large["loss_pct"], 3)]},
+        },
+        "tolerance": "qualitative: each of the four orderings holds (means over mRCI for the RTT comparison)",
+        "pass": bool(hi["throughput_reduction_pct"].mean() > lo["throughput_reduction_pct"].mean()
+                     and hi["loss_pct"].mean() > lo["loss_pct"].mean()
+                     and hi_small["throughput_reduction_pct"] >= hi_large["throughput_reduction_pct"]
+                     and hi_small["loss_pct"] >= hi_large["loss_pct"]),
+    })  # fmt: skip
+
+    primary = runs[(runs["rwnd"] == rwnd_label(PRIMARY_RWND)) & (runs["replication"] == 0) & (runs["rtt_ms"] == rtt_hi)]
+    only = primary[primary["mode"] == "TCPonly"].iloc[0]
+    pc_small = primary[(primary["mode"] == "TCP+PC") & (primary["mrci_ms"] == mrci_lo)].iloc[0]
+    pc_large = primary[(primary["mode"] == "TCP+PC") & (primary["mrci_ms"] == mrci_hi)].iloc[0]
+    rec_only = recovery_times(trace(out, only)["arrival_rate_bps"])
+    rec_pc = recovery_times(trace(out, pc_small)["arrival_rate_bps"])
+    med_only = float(np.median(rec_only)) if rec_only else None
+    med_pc = float(np.median(rec_pc)) if rec_pc else None
+    out_checks.append({
+        "id": "A5",
+        "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms: after a drop of the sending rate, TCP needs ≈ 6 s to get back to 10 Mb/s in TCPonly vs ≈ 14 s in TCP+PC",
+        "seed_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
+        "wattnet_value": {"recovery_s_tcponly": _r(med_only), "recovery_s_tcp_pc": _r(med_pc),
+                          "episodes_tcponly": len(rec_only), "episodes_tcp_pc": len(rec_pc)},
+        "tolerance": "medians over episodes (arrival rate at N1, 0.5 s average, from < 7 back to ≥ 9.5 Mb/s) within ±50 % of 6 s and 14 s; no episode fails",
+        "pass": bool(med_only is not None and med_pc is not None and 3 <= med_only <= 9 and 7 <= med_pc <= 21),
+    })  # fmt: skip
+    waste_small, waste_large = wasted_rate(trace(out, pc_small)), wasted_rate(trace(out, pc_large))
+    out_checks.append({
+        "id": "A6",
+        "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_hi:g} ms: the service rate lags TCP's decreases (wasted capacity)",
+        "seed_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
+        "wattnet_value": {"mean_excess_rate_mbps": {f"mRCI {mrci_hi:g} ms": _r(waste_large, 3), f"mRCI {mrci_lo:g} ms": _r(waste_small, 3)}},
+        "tolerance": "qualitative: mean max(r − arrival, 0) larger at the large mRCI (rise slopes not checked)",
+        "pass": bool(waste_large > waste_small),
+    })  # fmt: skip
+    return out_checks + background_checks(all_summary[all_summary["case"] == "bON"], config)
+
+
+def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+    """A7–A9 (§6.2, Fig. 5) on the bON = 100 ms runs of the primary window reading."""
+    bon = bon[bon["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
+    by_rtt = bon.groupby("rtt_ms")[["mean_rate_mbps", "rate_changes", "throughput_reduction_pct"]].mean()
+    by_mrci = bon.groupby("mrci_ms")["rate_changes"].mean()
+    lo, hi = by_rtt.loc[rtt_lo], by_rtt.loc[rtt_hi]
+    loss_up = bool((bon["loss_pct"] > bon["tcponly_loss_pct"]).all())
+    return [
+        {
+            "id": "A7",
+            "description": f"bON {BON_S * 1000:g} ms: r̄ well below 10 Mb/s, more so at large RTT",
+            "seed_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
+            "wattnet_value": {"mean_rate_mbps": {f"RTT {r:g}": _r(v) for r, v in by_rtt["mean_rate_mbps"].items()}},
+            "tolerance": "mean r̄ over the grid ≤ 9 Mb/s (one rate step below r_MAX) and r̄(RTT max) < r̄(RTT min)",
+            "pass": bool(bon["mean_rate_mbps"].mean() <= 9.0 and hi["mean_rate_mbps"] < lo["mean_rate_mbps"]),
+        },
+        {
+            "id": "A8",
+            "description": f"bON {BON_S * 1000:g} ms: rate changes rise slightly with RTT and substantially with mRCI",
+            "seed_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
+            "wattnet_value": {"rate_changes_by_rtt": {f"RTT {r:g}": _r(v, 1) for r, v in by_rtt["rate_changes"].items()},
+                              "rate_changes_by_mrci": {f"mRCI {m:g}": _r(v, 1) for m, v in by_mrci.items()}},
+            "tolerance": "1 ≤ changes(RTT max)/changes(RTT min) ≤ 1.5 and changes(mRCI max) ≥ 2 × changes(mRCI min)",
+            "pass": bool(lo["rate_changes"] > 0 and 1.0 <= hi["rate_changes"] / lo["rate_changes"] <= 1.5
+                         and by_mrci.loc[mrci_hi] >= 2 * by_mrci.loc[mrci_lo]),
+        },
+        {
+            "id": "A9",
+            "description": f"bON {BON_S * 1000:g} ms: loss higher than TCPonly; throughput reduction huge, especially at large RTT",
+            "seed_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
+            "wattnet_value": {"loss_pct": {f"RTT {r:g} mRCI {m:g}": [_r(a, 3), _r(b, 3)]
+                                           for r, m, a, b in zip(bon["rtt_ms"], bon["mrci_ms"], bon["loss_pct"], bon["tcponly_loss_pct"])},
+                              "throughput_reduction_pct": {f"RTT {r:g}": _r(v) for r, v in by_rtt["throughput_reduction_pct"].items()}},
+            "tolerance": "loss above TCPonly's at every point; mean reduction ≥ 20 % and larger at RTT max than at RTT min",
+            "pass": bool(loss_up and bon["throughput_reduction_pct"].mean() >= 20
+                         and hi["throughput_reduction_pct"] > lo["throughput_reduction_pct"]),
+        },
+    ]  # fmt: skip
+
+
+def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.DataFrame:
+    """Per receive-window reading at ``rtt_ms``: practRA's r̄ range over mRCI, whether it falls in
+    A3's 6–8 Mb/s band, and whether TCPonly is window-limited (goodput below 90 % of the link, no
+    loss) — A4 and A5 need losses and a TCPonly flow that gets back to 10 Mb/s."""
+    runs, summary = runs[runs["case"] == "single"], summary[summary["case"] == "single"]
+    rows = []
+    for rwnd, group in summary[summary["rtt_ms"] == rtt_ms].groupby("rwnd", sort=False):
+        only = runs[(runs["rtt_ms"] == rtt_ms) & (runs["rwnd"] == rwnd) & (runs["mode"] == "TCPonly")]
+        low, high = group["mean_rate_mbps"].min(), group["mean_rate_mbps"].max()
+        rows.append({
+            "rwnd": rwnd,
+            "r_bar_min_mbps": low,
+            "r_bar_max_mbps": high,
+            "r_bar_in_6_8_band": bool(low >= 6.0 and high <= 8.0),
+            "tcponly_goodput_mbps": only["goodput_mbps"].mean(),
+            "tcponly_loss_pct": only["loss_pct"].mean(),
+            "tcponly_window_limited": bool(only["goodput_mbps"].mean() < 9.0 and only["tcp_packets_dropped"].sum() == 0),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 — single TCP source") -> list[Path]:
+    plt = _plt()
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7.5))
+    panels = [
+        ("mean_rate_mbps", "(a) average service rate [Mb/s]"),
+        ("throughput_reduction_pct", "(b) throughput reduction TCP+PC vs TCPonly [%]"),
+        ("rate_changes", "(c) number of service-rate changes"),
+        ("loss_pct", "(d) packet loss [%]"),
+    ]
+    data = summary[summary["rwnd"] == rwnd]
+    for ax, (column, panel_title) in zip(axes.flat, panels):
+        for rtt, group in data.groupby("rtt_ms"):
+            group = group.sort_values("mrci_ms")
+            line = ax.errorbar(group["mrci_ms"], group[column], yerr=group[f"{column}_ci95"].fillna(0), marker="o",
+                               capsize=3, label=f"RTT {rtt:g} ms TCP+PC")  # fmt: skip
+            if column == "loss_pct":
+                ax.plot(group["mrci_ms"], group["tcponly_loss_pct"], ls="--", marker="x", color=line[0].get_color(),
+                        label=f"RTT {rtt:g} ms TCPonly")  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlabel("mRCI [ms]")
+        ax.set_title(panel_title, fontsize=10)
+        ax.grid(True, alpha=0.3)
+        if column == "mean_rate_mbps":
+            ax.set_ylim(0, 10.5)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"{title} (receive window {rwnd})")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def figure4(out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, span_s: float = 60.0) -> list[Path]:
+    """Seed Fig. 4 layout: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
+    mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
+    plt = _plt()
+    rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
+    data = runs[(runs["case"] == "single") & (runs["rwnd"] == rwnd_label(PRIMARY_RWND)) & (runs["replication"] == 0)]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
+    for ax, (label, rtt, mrci) in zip(
+        axes.flat,
+        [("a", rtt_lo, mrci_lo), ("b", rtt_hi, mrci_lo), ("c", rtt_lo, mrci_hi), ("d", rtt_hi, mrci_hi)],
+    ):
+        pc = data[(data["rtt_ms"] == rtt) & (data["mrci_ms"] == mrci)].iloc[0]
+        only = data[(data["rtt_ms"] == rtt) & (data["mode"] == "TCPonly")].iloc[0]
+        tr_pc, tr_only = trace(out, pc), trace(out, only)
+        tr_pc, tr_only = tr_pc[tr_pc.index <= span_s], tr_only[tr_only.index <= span_s]
+        ax.plot(tr_only.index, tr_only["arrival_rate_bps"], color="0.6", lw=0.8, label="arrival rate, TCPonly")
+        ax.plot(tr_pc.index, tr_pc["arrival_rate_bps"], color="tab:blue", lw=0.8, label="arrival rate, TCP+PC")
+        ax.step(tr_pc.index, tr_pc["rate_bps"], where="post", color="tab:red", lw=1.2, label="service rate, TCP+PC")
+        ax.set_title(f"({label}) RTT {rtt:g} ms, mRCI {mrci:g} ms", fontsize=10)
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel("Mb/s")
+        ax.grid(True, alpha=0.3)
+    axes.flat[0].legend(fontsize=7, loc="lower right")
+    fig.suptitle("Fig. 4 — service rate and arrival rate at N1 (100 ms bins)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def _save(fig, path: Path) -> list[Path]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
+    fig.savefig(paths[0], dpi=110)
+    fig.savefig(paths[1])
+    _plt().close(fig)
+    return paths
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+
+
+def _table_html(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", border=0, classes="t")
+
+
+def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
+           check_list: list[dict[str, Any]], figures: list[Path]) -> Path:  # fmt: skip
+    e = html.escape
+    params = [
+        ("topology", "S — N1 — N2 — N3 — D (topologies.md §2); N1→N2 and N2→N3 10 Mb/s, access 100 Mb/s, 0 delay", "seed + spec default"),
+        ("one-way delays", "RTT/4 on N1–N2 and on N2–N3", "spec default"),
+        ("RTT", ", ".join(f"{r * 1000:g} ms" for r in config["rtts_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
+        ("mRCI", ", ".join(f"{m * 1000:g} ms" for m in config["mrcis_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
+        ("duration", f"{config['duration_s']:g} s", "seed: 300 s" + (" (shortened: --quick)" if quick else "")),
+        ("replications", str(config["replications"]), "spec default R = 10 (metrics.md §A)" + (" (1: --quick)" if quick else "")),
+        ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2; hosts 1000 packets", "seed (BDP) + spec default"),
+        ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s), MSS 1460 B, bulk S → D", "seed + spec default"),
+        ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "seed"),
+        ("practRA d, δ, w, T_s", "10 ms, 1 ms, 0.25, 1 ms (per-T_s EWMA predictor)", "spec defaults (power.md §2)"),
+        ("recorder bin", "100 ms", "spec default (metrics.md §A)"),
+        ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "seed (bON) + spec defaults (traffic.md §3)"),
+        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "common random numbers"),
+    ]  # fmt: skip
+    param_rows = "".join(f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td></tr>" for a, b, c in params)
+    a3 = summary[(summary["case"] == "single") & (summary["rtt_ms"] == max(config["rtts_s"]) * 1000)][
+        ["rwnd", "mrci_ms", "mean_rate_mbps", "goodput_mbps", "tcponly_goodput_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct"]
+    ]  # fmt: skip
+    check_rows = "".join(
+        f"<tr class={'pass' if c['pass'] else 'fail'}><td>{e(c['id'])}</td><td>{e(c['description'])}</td>"
+        f"<td><code>{e(json.dumps(c['seed_value'], ensure_ascii=False))}</code></td>"
+        f"<td><code>{e(json.dumps(c['wattnet_value'], ensure_ascii=False))}</code></td><td>{e(c['tolerance'])}</td>"
+        f"<td>{'PASS' if c['pass'] else 'FAIL'}</td></tr>"
+        for c in check_list
+    )
+    figs = "".join(
+        f'<figure><img src="{e(p.relative_to(out).as_posix())}" alt="{e(p.stem)}"><figcaption>{e(p.stem)}'
+        f' (<a href="{e(p.with_suffix(".svg").relative_to(out).as_posix())}">SVG</a>)</figcaption></figure>'
+        for p in figures
+        if p.suffix == ".png"
+    )
+    run_cols = ["case", "rtt_ms", "mode", "mrci_ms", "rwnd", "replication", "mean_rate_mbps", "rate_changes", "goodput_mbps",
+                "throughput_reduction_pct", "loss_pct", "tcp_packets_dropped", "data_packets_sent", "timeouts"]  # fmt: skip
+    passed = sum(c["pass"] for c in check_list)
+    text = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>wattnet — capacity-scaling reproduction</title>
+<style>
+body{{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}}
+table{{border-collapse:collapse;margin:1em 0;font-size:13px}} td,th{{border:1px solid #ccc;padding:3px 6px;vertical-align:top}}
+th{{background:#eee}} tr.pass td:last-child{{background:#cfc}} tr.fail td:last-child{{background:#fcc}}
+figure{{margin:1em 0}} img{{max-width:100%}} code{{font-size:12px}}
+</style></head><body>
+<h1>capacity-scaling — seed {SEED_FILE}, §6.1 (single TCP source)</h1>
+<p>{'<b>Quick mode</b>: reduced grid and shorter runs; the numbers are indicative, not the seed’s 300 s grid. ' if quick else ''}
+{len(runs)} runs. Checks passed: <b>{passed} / {len(check_list)}</b>.</p>
+<h2>Parameters</h2>
+<table><tr><th>parameter</th><th>value</th><th>source</th></tr>{param_rows}</table>
+<h2>Interpretation choices</h2>
+<ul>
+<li><b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
+(tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs two readings:
+<b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
+<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(100_000))}</b>. <b>The checks and Fig. 4 use the {e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.</li>
+<li>r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).</li>
+<li>Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.</li>
+<li>Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.</li>
+<li>A5's recovery time is measured on the arrival rate at N1 (0.5 s moving average of the 100 ms bins): from a fall below 7 Mb/s
+(after being ≥ 9 Mb/s) back to ≥ 9.5 Mb/s, the median over the run's episodes.</li>
+</ul>
+<h2>The A3 question: does a receive window explain the seed's r̄ at RTT {max(config['rtts_s']) * 1000:g} ms?</h2>
+<p>Hypothesis: the seed's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>, or 64 KB)
+that caps TCP, not from practRA. What each reading gives:</p>
+{_table_html(a3_readings(runs, summary, max(config['rtts_s']) * 1000))}
+{_table_html(a3)}
+<p>Seed: r̄ 6–8 Mb/s; in Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s
+later, and A4 has more loss at RTT 100 ms than at small RTT. A window-limited TCPonly flow (last column true) neither reaches
+10 Mb/s nor loses packets, so a window that produced the 6–8 Mb/s band would contradict A4 and A5; a window large enough
+for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e(rwnd_label(PRIMARY_RWND))} reading.</p>
+<h2>Checks (targets.md §A)</h2>
+<table><tr><th>id</th><th>target</th><th>seed</th><th>wattnet</th><th>tolerance</th><th>verdict</th></tr>{check_rows}</table>
+<h2>Figures</h2>{figs}
+<h2>Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)</h2>{_table_html(summary)}
+<h2>Runs</h2>{_table_html(runs[run_cols])}
+<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>
+</body></html>
+"""
+    path = out / "report.html"
+    path.write_text(text)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------------------------
+
+
+def reproduce(
+    out: str | Path,
+    quick: bool = False,
+    *,
+    receive_window_bytes: list[int | None] | None = None,
+    executor: Any = "local",
+    workers: int | None = None,
+    progress: bool = False,
+) -> Path:
+    """Runs the study (resuming from ``out/store``) and writes tables, figures, checks.json and
+    report.html under ``out``; returns the report's path. ``receive_window_bytes`` lists the
+    window readings to run (default ``RWND_READINGS``; the checks use ``PRIMARY_RWND``, which
+    must be among them)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = dict(QUICK if quick else FULL)
+    rwnds = list(RWND_READINGS if receive_window_bytes is None else receive_window_bytes)
+    if PRIMARY_RWND not in rwnds:
+        rwnds.insert(0, PRIMARY_RWND)
+    runs = pd.concat([
+        run_grid(out, config, rwnds, executor=executor, workers=workers, progress=progress),
+        run_grid(out, config, [PRIMARY_RWND], executor=executor, workers=workers, progress=progress, case="bON"),
+    ], ignore_index=True)  # fmt: skip
+    runs = add_throughput_reduction(runs)
+    summary = summarise(runs)
+
+    tables = out / "tables"
+    tables.mkdir(exist_ok=True)
+    a3 = a3_readings(runs, summary, max(config["rtts_s"]) * 1000)
+    for name, frame in [("runs", runs), ("fig3_summary", summary), ("a3_readings", a3)]:
+        frame.to_csv(tables / f"{name}.csv", index=False)
+        frame.to_parquet(tables / f"{name}.parquet", index=False)
+
+    figures: list[Path] = []
+    for i, rwnd in enumerate(rwnds):
+        suffix = "" if rwnd == PRIMARY_RWND else f"_rwnd{rwnd}"
+        figures += figure3(summary[summary["case"] == "single"], rwnd_label(rwnd), out / "figures" / f"fig3{suffix}")
+    figures += figure3(summary[summary["case"] == "bON"], rwnd_label(PRIMARY_RWND), out / "figures" / "fig5",
+                       title=f"Fig. 5 — bursty background, bON = {BON_S * 1000:g} ms")  # fmt: skip
+    figures += figure4(out, runs, config, out / "figures" / "fig4", span_s=config["duration_s"])
+
+    check_list = checks(out, runs, summary, config)
+    (out / "checks.json").write_text(json.dumps(check_list, indent=2, ensure_ascii=False) + "\n")
+    return report(out, config, quick, runs, summary, check_list, figures)

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ScenarioError;
+use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, to_secs, Time};
 
 /// How a port draws power; attached to a link (both directions) or to one direction.
@@ -182,14 +182,6 @@ fn watts(v: f64, field: String) -> Result<f64, ScenarioError> {
         Ok(v)
     } else {
         Err(ScenarioError::new(field, format!("must be a non-negative number of watts, got {v}")))
-    }
-}
-
-fn positive(v: f64, field: String) -> Result<f64, ScenarioError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(ScenarioError::new(field, format!("must be positive, got {v}")))
     }
 }
 

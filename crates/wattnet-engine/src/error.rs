@@ -27,6 +27,15 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// `value` if it is a finite number above zero, else an error naming `field`.
+pub fn positive(value: f64, field: impl Into<String>) -> Result<f64, ScenarioError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(ScenarioError::new(field, format!("must be a positive finite number, got {value}")))
+    }
+}
+
 /// A run that finished but broke an invariant (packet conservation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunError(pub String);

@@ -3,7 +3,7 @@
 use rand::Rng as _;
 use rand_distr::{Distribution, Exp};
 
-use crate::error::ScenarioError;
+use crate::error::{positive, ScenarioError};
 use crate::rng::Rng;
 use crate::scenario::{PacketSizeSpec, TrafficSpec};
 use crate::time::{from_secs, serialization, Time};
@@ -79,14 +79,6 @@ pub struct UdpSource {
     start: Time,
     stop: Time,
     rng: Rng,
-}
-
-fn positive(value: f64, field: String) -> Result<f64, ScenarioError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(ScenarioError::new(field, format!("must be a positive finite number, got {value}")))
-    }
 }
 
 fn rate(value: f64, field: String) -> Result<u64, ScenarioError> {

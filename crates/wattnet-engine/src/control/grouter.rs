@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Command, PortController, PortView};
-use crate::error::ScenarioError;
+use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, to_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -129,29 +129,22 @@ struct Steps {
 impl GRouter {
     pub fn new(spec: &GRouterSpec, initial_rate_bps: u64, field: &str) -> Result<GRouter, ScenarioError> {
         let f = |name: &str| format!("{field}.{name}");
-        let positive = |v: f64, name: &str| -> Result<f64, ScenarioError> {
-            if v.is_finite() && v > 0.0 {
-                Ok(v)
-            } else {
-                Err(ScenarioError::new(f(name), format!("must be positive, got {v}")))
-            }
-        };
-        let max_rate = positive(spec.max_rate_bps.unwrap_or(initial_rate_bps as f64), "max_rate_bps")? / 8.0;
-        let min_rate = positive(spec.min_rate_bps.unwrap_or(100e3), "min_rate_bps")? / 8.0;
+        let max_rate = positive(spec.max_rate_bps.unwrap_or(initial_rate_bps as f64), f("max_rate_bps"))? / 8.0;
+        let min_rate = positive(spec.min_rate_bps.unwrap_or(100e3), f("min_rate_bps"))? / 8.0;
         if min_rate > max_rate {
             return Err(ScenarioError::new(f("min_rate_bps"), "must not exceed max_rate_bps"));
         }
         if !(spec.gamma > 0.0 && spec.gamma <= 1.0) {
             return Err(ScenarioError::new(f("gamma"), format!("must be in (0, 1], got {}", spec.gamma)));
         }
-        let target = positive(spec.target_bytes, "target_bytes")?;
+        let target = positive(spec.target_bytes, f("target_bytes"))?;
         let mode = match &spec.rate_control {
             RateControl::CEarth => Mode::CEarth,
             RateControl::Fixed => Mode::Fixed,
             RateControl::Earth { rates_bps } => {
                 let mut rates = Vec::with_capacity(rates_bps.len());
                 for (i, &r) in rates_bps.iter().enumerate() {
-                    rates.push(positive(r, &format!("rate_control.rates_bps[{i}]"))?.round() / 8.0);
+                    rates.push(positive(r, f(&format!("rate_control.rates_bps[{i}]")))?.round() / 8.0);
                 }
                 rates.sort_by(f64::total_cmp);
                 let index = rates.iter().position(|&r| r * 8.0 == initial_rate_bps as f64).ok_or_else(|| {
@@ -160,8 +153,8 @@ impl GRouter {
                 Mode::Earth(Steps { rates, index, empty_since: None, above_since: None, last_change: None })
             }
         };
-        let swnd = positive(spec.initial_window_bytes, "initial_window_bytes")?;
-        let flows = positive(spec.initial_flows, "initial_flows")?;
+        let swnd = positive(spec.initial_window_bytes, f("initial_window_bytes"))?;
+        let flows = positive(spec.initial_flows, f("initial_flows"))?;
         if flows < 1.0 {
             return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
         }
@@ -169,13 +162,13 @@ impl GRouter {
         Ok(GRouter {
             target,
             target_c_earth: spec.gamma * target,
-            mtu: positive(spec.mtu_bytes, "mtu_bytes")?,
+            mtu: positive(spec.mtu_bytes, f("mtu_bytes"))?,
             min_rate,
             max_rate,
             mode,
             swnd,
             flows,
-            beta: positive(spec.beta_bps, "beta_bps")? / 8.0,
+            beta: positive(spec.beta_bps, f("beta_bps"))? / 8.0,
             q_prev: 0.0,
             t_prev: 0,
             capacity,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Command, PortController, PortView};
-use crate::error::ScenarioError;
+use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, to_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -70,14 +70,7 @@ impl PracticalRateAdaptation {
         let index = rates.iter().position(|&r| r == initial_rate_bps).ok_or_else(|| {
             ScenarioError::new(f("rates_bps"), format!("must include the port's initial rate, {initial_rate_bps} bit/s"))
         })?;
-        let positive = |v: f64, name: &str| -> Result<f64, ScenarioError> {
-            if v.is_finite() && v > 0.0 {
-                Ok(v)
-            } else {
-                Err(ScenarioError::new(f(name), format!("must be positive, got {v}")))
-            }
-        };
-        let min_interval = positive(spec.min_rate_change_interval_s, "min_rate_change_interval_s")?;
+        let min_interval = positive(spec.min_rate_change_interval_s, f("min_rate_change_interval_s"))?;
         // The seed requires δ < mRCI: a change must be able to complete before the next.
         if from_secs(min_interval) <= transition {
             return Err(ScenarioError::new(f("min_rate_change_interval_s"), "must exceed the port's transition_s (δ)"));
@@ -87,11 +80,11 @@ impl PracticalRateAdaptation {
         }
         Ok(PracticalRateAdaptation {
             index,
-            delay_bound: positive(spec.delay_bound_s, "delay_bound_s")?,
+            delay_bound: positive(spec.delay_bound_s, f("delay_bound_s"))?,
             transition: to_secs(transition),
             min_interval: from_secs(min_interval),
             weight: spec.ewma_weight,
-            sample_interval: from_secs(positive(spec.sample_interval_s, "sample_interval_s")?),
+            sample_interval: from_secs(positive(spec.sample_interval_s, f("sample_interval_s"))?),
             predicted_bps: rates[index] as f64,
             last_change: None,
             arrived_at_last_sample: 0,

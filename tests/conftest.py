@@ -1,4 +1,6 @@
 import copy
+import subprocess
+import sys
 from pathlib import Path
 
 import networkx as nx
@@ -50,3 +52,25 @@ def lowest_id_next_hops(graph):
         for d in distance[u]
         if d != u
     }
+
+
+WATTNET = Path(sys.executable).with_name("wattnet")
+
+
+@pytest.fixture(scope="session")
+def quick_reproduction(tmp_path_factory):
+    """``quick_reproduction(study) -> (out, stdout)``: ``wattnet reproduce STUDY --quick`` run
+    once per test session, shared by the study's own tests and the report-rendering test."""
+    done = {}
+
+    def reproduce(study):
+        if study not in done:
+            out = tmp_path_factory.mktemp(study)
+            proc = subprocess.run(
+                [WATTNET, "reproduce", study, "--quick", "--out", out], capture_output=True, text=True, timeout=900
+            )
+            assert proc.returncode == 0, proc.stderr
+            done[study] = (out, proc.stdout)
+        return done[study]
+
+    return reproduce

@@ -14,13 +14,8 @@ FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass
 
 
 @pytest.fixture(scope="module")
-def reproduction(tmp_path_factory):
-    out = tmp_path_factory.mktemp("capacity-scaling")
-    done = subprocess.run(
-        [WATTNET, "reproduce", "capacity-scaling", "--quick", "--out", out], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return out, done.stdout
+def reproduction(quick_reproduction):
+    return quick_reproduction("capacity-scaling")
 
 
 def test_list_names_the_study_its_seed_and_title():

@@ -37,6 +37,24 @@ STUDIES: dict[str, Study] = {
             "000_8006d6369a7a0936.txt",
             "Capacity scaling (practRA) vs TCP NewReno on the S-N1-N2-N3-D chain",
         ),
+        Study(
+            "greened-network",
+            "wattnet.experiments.greened_network",
+            "001_88f6b0676a27e617.txt",
+            "TCP Tahoe/Reno/NewReno/BIC/CUBIC/Vegas over ABILENE pruned by ESTOP with OSPF-like re-routing",
+        ),
+        Study(
+            "g-router",
+            "wattnet.experiments.g_router",
+            "002_59132b65911c20c3.txt",
+            "The G-router: AWM and C-EARTH at an access router (case studies 1 and 2)",
+        ),
+        Study(
+            "ecn-efficiency",
+            "wattnet.experiments.ecn_efficiency",
+            "004_19a1fc8710944b36.txt",
+            "TCP with ECN over RED vs DropTail: transfer times, network and receiver overheads, ACK counts",
+        ),
     ]
 }
 

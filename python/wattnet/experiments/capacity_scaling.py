@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wattnet.experiments.report import plt, rounded, save_figure, table_html, write_checks, write_report, write_tables
 from wattnet.scenario import Scenario
 from wattnet.sweep import mean_ci, sweep
 from wattnet.topology.chain import chain
@@ -260,10 +261,6 @@ def _point(summary: pd.DataFrame, rtt: float, mrci: float) -> pd.Series:
     return summary[(summary["rtt_ms"] == rtt) & (summary["mrci_ms"] == mrci)].iloc[0]
 
 
-def _r(value: float, digits: int = 2) -> float | None:
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(float(value), digits)
-
-
 def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
     runs, summary = all_runs[all_runs["case"] == "single"], all_summary[all_summary["case"] == "single"]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -280,8 +277,8 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "id": "A1",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_hi:g} ms: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's",
         "seed_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
-        "wattnet_value": {"mean_rate_mbps": _r(a1["mean_rate_mbps"]), "throughput_reduction_pct": _r(a1["throughput_reduction_pct"]),
-                          "loss_pct": _r(a1["loss_pct"], 3), "tcponly_loss_pct": _r(a1["tcponly_loss_pct"], 3)},
+        "wattnet_value": {"mean_rate_mbps": rounded(a1["mean_rate_mbps"]), "throughput_reduction_pct": rounded(a1["throughput_reduction_pct"]),
+                          "loss_pct": rounded(a1["loss_pct"], 3), "tcponly_loss_pct": rounded(a1["tcponly_loss_pct"], 3)},
         "tolerance": "r̄ ≥ 9.0 Mb/s (one rate step); reduction ≤ 5 %; |loss − TCPonly loss| ≤ 0.5 points",
         "pass": bool(a1["mean_rate_mbps"] >= 9.0 and a1["throughput_reduction_pct"] <= 5 and loss_gap <= 0.5),
     })  # fmt: skip
@@ -289,13 +286,13 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "id": "A2",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_lo:g} ms: small reduction of r̄ and slight degradation",
         "seed_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
-        "wattnet_value": {"mean_rate_mbps": _r(a2["mean_rate_mbps"]), "mean_rate_mbps_large_mrci": _r(a1["mean_rate_mbps"]),
-                          "throughput_reduction_pct": _r(a2["throughput_reduction_pct"])},
+        "wattnet_value": {"mean_rate_mbps": rounded(a2["mean_rate_mbps"]), "mean_rate_mbps_large_mrci": rounded(a1["mean_rate_mbps"]),
+                          "throughput_reduction_pct": rounded(a2["throughput_reduction_pct"])},
         "tolerance": "8.0 ≤ r̄ < 10 Mb/s and r̄ ≤ r̄(large mRCI); 0 < reduction ≤ 15 %",
         "pass": bool(8.0 <= a2["mean_rate_mbps"] < 10.0 and a2["mean_rate_mbps"] <= a1["mean_rate_mbps"]
                      and 0 < a2["throughput_reduction_pct"] <= 15),
     })  # fmt: skip
-    r_hi = {f"mRCI {m:g} ms": _r(v) for m, v in zip(hi["mrci_ms"], hi["mean_rate_mbps"])}
+    r_hi = {f"mRCI {m:g} ms": rounded(v) for m, v in zip(hi["mrci_ms"], hi["mean_rate_mbps"])}
     out_checks.append({
         "id": "A3",
         "description": f"RTT {rtt_hi:g} ms: r̄ 20–40 % below 10 Mb/s",
@@ -310,12 +307,12 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "description": f"RTT {rtt_hi:g} ms: many rate changes; higher throughput reduction and loss than at RTT {rtt_lo:g} ms; both worse for small mRCI",
         "seed_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
         "wattnet_value": {
-            "throughput_reduction_pct": {f"RTT {rtt_hi:g}": _r(hi["throughput_reduction_pct"].mean()), f"RTT {rtt_lo:g}": _r(lo["throughput_reduction_pct"].mean())},
-            "loss_pct": {f"RTT {rtt_hi:g}": _r(hi["loss_pct"].mean(), 3), f"RTT {rtt_lo:g}": _r(lo["loss_pct"].mean(), 3)},
-            "rate_changes": {f"RTT {rtt_hi:g}": _r(changes_hi, 1), f"RTT {rtt_lo:g}": _r(changes_lo, 1)},
+            "throughput_reduction_pct": {f"RTT {rtt_hi:g}": rounded(hi["throughput_reduction_pct"].mean()), f"RTT {rtt_lo:g}": rounded(lo["throughput_reduction_pct"].mean())},
+            "loss_pct": {f"RTT {rtt_hi:g}": rounded(hi["loss_pct"].mean(), 3), f"RTT {rtt_lo:g}": rounded(lo["loss_pct"].mean(), 3)},
+            "rate_changes": {f"RTT {rtt_hi:g}": rounded(changes_hi, 1), f"RTT {rtt_lo:g}": rounded(changes_lo, 1)},
             f"RTT {rtt_hi:g}, mRCI {mrci_lo:g} vs {mrci_hi:g}": {
-                "throughput_reduction_pct": [_r(hi_small["throughput_reduction_pct"]), _r(hi_large["throughput_reduction_pct"])],
-                "loss_pct": [_r(hi_small["loss_pct"], 3), _r(hi_large["loss_pct"], 3)]},
+                "throughput_reduction_pct": [rounded(hi_small["throughput_reduction_pct"]), rounded(hi_large["throughput_reduction_pct"])],
+                "loss_pct": [rounded(hi_small["loss_pct"], 3), rounded(hi_large["loss_pct"], 3)]},
         },
         "tolerance": "qualitative: each of the four orderings holds (means over mRCI for the RTT comparison)",
         "pass": bool(hi["throughput_reduction_pct"].mean() > lo["throughput_reduction_pct"].mean()
@@ -336,7 +333,7 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "id": "A5",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms: after a drop of the sending rate, TCP needs ≈ 6 s to get back to 10 Mb/s in TCPonly vs ≈ 14 s in TCP+PC",
         "seed_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
-        "wattnet_value": {"recovery_s_tcponly": _r(med_only), "recovery_s_tcp_pc": _r(med_pc),
+        "wattnet_value": {"recovery_s_tcponly": rounded(med_only), "recovery_s_tcp_pc": rounded(med_pc),
                           "episodes_tcponly": len(rec_only), "episodes_tcp_pc": len(rec_pc)},
         "tolerance": "medians over episodes (arrival rate at N1, 0.5 s average, from < 7 back to ≥ 9.5 Mb/s) within ±50 % of 6 s and 14 s; no episode fails",
         "pass": bool(med_only is not None and med_pc is not None and 3 <= med_only <= 9 and 7 <= med_pc <= 21),
@@ -346,7 +343,7 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "id": "A6",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_hi:g} ms: the service rate lags TCP's decreases (wasted capacity)",
         "seed_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
-        "wattnet_value": {"mean_excess_rate_mbps": {f"mRCI {mrci_hi:g} ms": _r(waste_large, 3), f"mRCI {mrci_lo:g} ms": _r(waste_small, 3)}},
+        "wattnet_value": {"mean_excess_rate_mbps": {f"mRCI {mrci_hi:g} ms": rounded(waste_large, 3), f"mRCI {mrci_lo:g} ms": rounded(waste_small, 3)}},
         "tolerance": "qualitative: mean max(r − arrival, 0) larger at the large mRCI (rise slopes not checked)",
         "pass": bool(waste_large > waste_small),
     })  # fmt: skip
@@ -367,7 +364,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
             "id": "A7",
             "description": f"bON {BON_S * 1000:g} ms: r̄ well below 10 Mb/s, more so at large RTT",
             "seed_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
-            "wattnet_value": {"mean_rate_mbps": {f"RTT {r:g}": _r(v) for r, v in by_rtt["mean_rate_mbps"].items()}},
+            "wattnet_value": {"mean_rate_mbps": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["mean_rate_mbps"].items()}},
             "tolerance": "mean r̄ over the grid ≤ 9 Mb/s (one rate step below r_MAX) and r̄(RTT max) < r̄(RTT min)",
             "pass": bool(bon["mean_rate_mbps"].mean() <= 9.0 and hi["mean_rate_mbps"] < lo["mean_rate_mbps"]),
         },
@@ -375,8 +372,8 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
             "id": "A8",
             "description": f"bON {BON_S * 1000:g} ms: rate changes rise slightly with RTT and substantially with mRCI",
             "seed_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
-            "wattnet_value": {"rate_changes_by_rtt": {f"RTT {r:g}": _r(v, 1) for r, v in by_rtt["rate_changes"].items()},
-                              "rate_changes_by_mrci": {f"mRCI {m:g}": _r(v, 1) for m, v in by_mrci.items()}},
+            "wattnet_value": {"rate_changes_by_rtt": {f"RTT {r:g}": rounded(v, 1) for r, v in by_rtt["rate_changes"].items()},
+                              "rate_changes_by_mrci": {f"mRCI {m:g}": rounded(v, 1) for m, v in by_mrci.items()}},
             "tolerance": "1 ≤ changes(RTT max)/changes(RTT min) ≤ 1.5 and changes(mRCI max) ≥ 2 × changes(mRCI min)",
             "pass": bool(lo["rate_changes"] > 0 and 1.0 <= hi["rate_changes"] / lo["rate_changes"] <= 1.5
                          and by_mrci.loc[mrci_hi] >= 2 * by_mrci.loc[mrci_lo]),
@@ -385,9 +382,9 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
             "id": "A9",
             "description": f"bON {BON_S * 1000:g} ms: loss higher than TCPonly; throughput reduction huge, especially at large RTT",
             "seed_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
-            "wattnet_value": {"loss_pct": {f"RTT {r:g} mRCI {m:g}": [_r(a, 3), _r(b, 3)]
+            "wattnet_value": {"loss_pct": {f"RTT {r:g} mRCI {m:g}": [rounded(a, 3), rounded(b, 3)]
                                            for r, m, a, b in zip(bon["rtt_ms"], bon["mrci_ms"], bon["loss_pct"], bon["tcponly_loss_pct"])},
-                              "throughput_reduction_pct": {f"RTT {r:g}": _r(v) for r, v in by_rtt["throughput_reduction_pct"].items()}},
+                              "throughput_reduction_pct": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["throughput_reduction_pct"].items()}},
             "tolerance": "loss above TCPonly's at every point; mean reduction ≥ 20 % and larger at RTT max than at RTT min",
             "pass": bool(loss_up and bon["throughput_reduction_pct"].mean() >= 20
                          and hi["throughput_reduction_pct"] > lo["throughput_reduction_pct"]),
@@ -421,18 +418,9 @@ def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.
 # ---------------------------------------------------------------------------------------------
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 — single TCP source") -> list[Path]:
-    plt = _plt()
-    fig, axes = plt.subplots(2, 2, figsize=(10, 7.5))
+    pyplot = plt()
+    fig, axes = pyplot.subplots(2, 2, figsize=(10, 7.5))
     panels = [
         ("mean_rate_mbps", "(a) average service rate [Mb/s]"),
         ("throughput_reduction_pct", "(b) throughput reduction TCP+PC vs TCPonly [%]"),
@@ -457,17 +445,17 @@ def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 �
         ax.legend(fontsize=7)
     fig.suptitle(f"{title} (receive window {rwnd})")
     fig.tight_layout()
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def figure4(out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, span_s: float = 60.0) -> list[Path]:
     """Seed Fig. 4 layout: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
     mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
-    plt = _plt()
+    pyplot = plt()
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
     data = runs[(runs["case"] == "single") & (runs["rwnd"] == rwnd_label(PRIMARY_RWND)) & (runs["replication"] == 0)]
-    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey=True)
+    fig, axes = pyplot.subplots(2, 2, figsize=(11, 7), sharey=True)
     for ax, (label, rtt, mrci) in zip(
         axes.flat,
         [("a", rtt_lo, mrci_lo), ("b", rtt_hi, mrci_lo), ("c", rtt_lo, mrci_hi), ("d", rtt_hi, mrci_hi)],
@@ -486,25 +474,12 @@ def figure4(out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, s
     axes.flat[0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Fig. 4 — service rate and arrival rate at N1 (100 ms bins)")
     fig.tight_layout()
-    return _save(fig, path)
-
-
-def _save(fig, path: Path) -> list[Path]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    fig.savefig(paths[0], dpi=110)
-    fig.savefig(paths[1])
-    _plt().close(fig)
-    return paths
+    return save_figure(fig, path)
 
 
 # ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
-
-
-def _table_html(frame: pd.DataFrame) -> str:
-    return frame.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="–", border=0, classes="t")
 
 
 def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
@@ -525,71 +500,48 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
         ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "seed (bON) + spec defaults (traffic.md §3)"),
         ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "common random numbers"),
     ]  # fmt: skip
-    param_rows = "".join(f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td></tr>" for a, b, c in params)
     a3 = summary[(summary["case"] == "single") & (summary["rtt_ms"] == max(config["rtts_s"]) * 1000)][
         ["rwnd", "mrci_ms", "mean_rate_mbps", "goodput_mbps", "tcponly_goodput_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct"]
     ]  # fmt: skip
-    check_rows = "".join(
-        f"<tr class={'pass' if c['pass'] else 'fail'}><td>{e(c['id'])}</td><td>{e(c['description'])}</td>"
-        f"<td><code>{e(json.dumps(c['seed_value'], ensure_ascii=False))}</code></td>"
-        f"<td><code>{e(json.dumps(c['wattnet_value'], ensure_ascii=False))}</code></td><td>{e(c['tolerance'])}</td>"
-        f"<td>{'PASS' if c['pass'] else 'FAIL'}</td></tr>"
-        for c in check_list
-    )
-    figs = "".join(
-        f'<figure><img src="{e(p.relative_to(out).as_posix())}" alt="{e(p.stem)}"><figcaption>{e(p.stem)}'
-        f' (<a href="{e(p.with_suffix(".svg").relative_to(out).as_posix())}">SVG</a>)</figcaption></figure>'
-        for p in figures
-        if p.suffix == ".png"
-    )
     run_cols = ["case", "rtt_ms", "mode", "mrci_ms", "rwnd", "replication", "mean_rate_mbps", "rate_changes", "goodput_mbps",
                 "throughput_reduction_pct", "loss_pct", "tcp_packets_dropped", "data_packets_sent", "timeouts"]  # fmt: skip
-    passed = sum(c["pass"] for c in check_list)
-    text = f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>wattnet — capacity-scaling reproduction</title>
-<style>
-body{{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}}
-table{{border-collapse:collapse;margin:1em 0;font-size:13px}} td,th{{border:1px solid #ccc;padding:3px 6px;vertical-align:top}}
-th{{background:#eee}} tr.pass td:last-child{{background:#cfc}} tr.fail td:last-child{{background:#fcc}}
-figure{{margin:1em 0}} img{{max-width:100%}} code{{font-size:12px}}
-</style></head><body>
-<h1>capacity-scaling — seed {SEED_FILE}, §6.1 (single TCP source)</h1>
-<p>{'<b>Quick mode</b>: reduced grid and shorter runs; the numbers are indicative, not the seed’s 300 s grid. ' if quick else ''}
-{len(runs)} runs. Checks passed: <b>{passed} / {len(check_list)}</b>.</p>
-<h2>Parameters</h2>
-<table><tr><th>parameter</th><th>value</th><th>source</th></tr>{param_rows}</table>
-<h2>Interpretation choices</h2>
-<ul>
-<li><b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
-(tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs two readings:
+    interpretations = [
+        f"""<b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
+(tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs the readings
 <b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
-<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(100_000))}</b>. <b>The checks and Fig. 4 use the {e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.</li>
-<li>r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).</li>
-<li>Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.</li>
-<li>Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.</li>
-<li>A5's recovery time is measured on the arrival rate at N1 (0.5 s moving average of the 100 ms bins): from a fall below 7 Mb/s
-(after being ≥ 9 Mb/s) back to ≥ 9.5 Mb/s, the median over the run's episodes.</li>
-</ul>
-<h2>The A3 question: does a receive window explain the seed's r̄ at RTT {max(config['rtts_s']) * 1000:g} ms?</h2>
-<p>Hypothesis: the seed's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>, or 64 KB)
-that caps TCP, not from practRA. What each reading gives:</p>
-{_table_html(a3_readings(runs, summary, max(config['rtts_s']) * 1000))}
-{_table_html(a3)}
+<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(100_000))}</b>. <b>The checks and Fig. 4 use the
+{e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.""",
+        "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).",
+        "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
+        "Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.",
+        """A5's recovery time is measured on the arrival rate at N1 (0.5 s moving average of the 100 ms bins): from a fall
+below 7 Mb/s (after being ≥ 9 Mb/s) back to ≥ 9.5 Mb/s, the median over the run's episodes.""",
+    ]
+    rtt_hi = max(config["rtts_s"]) * 1000
+    a3_section = f"""<p>Hypothesis: the seed's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>,
+or 64 KB) that caps TCP, not from practRA. What each reading gives:</p>
+{table_html(a3_readings(runs, summary, rtt_hi))}
+{table_html(a3)}
 <p>Seed: r̄ 6–8 Mb/s; in Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s
 later, and A4 has more loss at RTT 100 ms than at small RTT. A window-limited TCPonly flow (last column true) neither reaches
 10 Mb/s nor loses packets, so a window that produced the 6–8 Mb/s band would contradict A4 and A5; a window large enough
-for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e(rwnd_label(PRIMARY_RWND))} reading.</p>
-<h2>Checks (targets.md §A)</h2>
-<table><tr><th>id</th><th>target</th><th>seed</th><th>wattnet</th><th>tolerance</th><th>verdict</th></tr>{check_rows}</table>
-<h2>Figures</h2>{figs}
-<h2>Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)</h2>{_table_html(summary)}
-<h2>Runs</h2>{_table_html(runs[run_cols])}
-<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>
-</body></html>
-"""
-    path = out / "report.html"
-    path.write_text(text)
-    return path
+for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e(rwnd_label(PRIMARY_RWND))} reading.</p>"""
+    return write_report(
+        out,
+        title=f"capacity-scaling — seed {SEED_FILE}, §6",
+        intro=f"{len(runs)} runs.",
+        quick=quick,
+        parameters=params,
+        interpretations=interpretations,
+        checks=check_list,
+        figures=figures,
+        sections=[
+            (f"The A3 question: does a receive window explain the seed's r̄ at RTT {rtt_hi:g} ms?", a3_section),
+            ("Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)", table_html(summary)),
+            ("Runs", table_html(runs[run_cols])
+             + "<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>"),
+        ],
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -623,12 +575,8 @@ def reproduce(
     runs = add_throughput_reduction(runs)
     summary = summarise(runs)
 
-    tables = out / "tables"
-    tables.mkdir(exist_ok=True)
     a3 = a3_readings(runs, summary, max(config["rtts_s"]) * 1000)
-    for name, frame in [("runs", runs), ("fig3_summary", summary), ("a3_readings", a3)]:
-        frame.to_csv(tables / f"{name}.csv", index=False)
-        frame.to_parquet(tables / f"{name}.parquet", index=False)
+    write_tables(out, {"runs": runs, "fig3_summary": summary, "a3_readings": a3})
 
     figures: list[Path] = []
     for i, rwnd in enumerate(rwnds):
@@ -639,5 +587,5 @@ def reproduce(
     figures += figure4(out, runs, config, out / "figures" / "fig4", span_s=config["duration_s"])
 
     check_list = checks(out, runs, summary, config)
-    (out / "checks.json").write_text(json.dumps(check_list, indent=2, ensure_ascii=False) + "\n")
+    write_checks(out, check_list)
     return report(out, config, quick, runs, summary, check_list, figures)

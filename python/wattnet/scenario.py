@@ -352,7 +352,8 @@ class PracticalRateAdaptation(_Model):
     min_rate_change_interval_s: PositiveSeconds
     """mRCI; must exceed the port's transition_s."""
     ewma_weight: float = Field(0.25, gt=0, le=1)
-    sample_interval_s: PositiveSeconds = 0.001
+    sample_interval_s: PositiveSeconds | None = None
+    """T_s, the arrival-rate sampling interval; None (the default) samples once per mRCI."""
 
 
 class CEarth(_Model):
@@ -424,6 +425,23 @@ Controller = Annotated[
 ]
 
 
+class UniformAvailableBandwidth(_Model):
+    """A bottleneck elsewhere (traffic.md §4): the port's rate is redrawn at Exp(mean) epochs,
+    uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
+
+    type: Literal["uniform"] = "uniform"
+    mean_interval_s: PositiveSeconds
+    min_rate_bps: PortRate
+    max_rate_bps: PortRate
+    step_bps: PositiveRate | None = None
+
+    @model_validator(mode="after")
+    def _max_not_below_min(self) -> UniformAvailableBandwidth:
+        if self.max_rate_bps < self.min_rate_bps:
+            raise ValueError(f"max_rate_bps ({self.max_rate_bps}) must be at least min_rate_bps ({self.min_rate_bps})")
+        return self
+
+
 class PortOverride(_Model):
     """Settings of one direction of a link that differ from the link's own."""
 
@@ -435,6 +453,8 @@ class PortOverride(_Model):
     lpi: Lpi | None = None
     controller: Controller | None = None
     """A power-management policy for this direction's output port."""
+    available_bandwidth: UniformAvailableBandwidth | None = None
+    """A bottleneck elsewhere: this direction's rate redraws itself over time."""
 
 
 class Link(_Model):

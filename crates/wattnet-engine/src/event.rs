@@ -26,6 +26,8 @@ pub enum EventKind {
     RouteInstallAll,
     /// A port's power-management policy takes its periodic look.
     ControllerTick { port: u32 },
+    /// A port's available bandwidth is redrawn (traffic.md §4).
+    AvailableBandwidthChange { port: u32 },
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },
     /// The recorder takes a sample.

@@ -4,6 +4,7 @@
 //! run to its end, and turned into columnar [`Results`].
 
 pub mod aqm;
+pub mod available_bandwidth;
 pub mod bench;
 pub mod control;
 pub mod energy;

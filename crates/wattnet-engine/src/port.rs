@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use rand::Rng as _;
 
+use crate::available_bandwidth::AvailableBandwidth;
 use crate::control::PortController;
 use crate::energy::EnergyMeter;
 use crate::packet::PacketId;
@@ -83,6 +84,8 @@ pub struct Port {
     pub sleep_state: SleepState,
     /// The power-management policy in charge of this port's rate, if any.
     pub controller: Option<Box<dyn PortController>>,
+    /// A bottleneck elsewhere redrawing this port's rate over time, if any.
+    pub available_bandwidth: Option<Box<AvailableBandwidth>>,
     /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
     /// reverse direction of the managed port).
     pub window_rewriter: Option<PortId>,
@@ -113,6 +116,7 @@ impl Port {
             sleep: None,
             sleep_state: SleepState::Active,
             controller: None,
+            available_bandwidth: None,
             window_rewriter: None,
             stats: PortStats::default(),
             last_change: 0,

@@ -16,6 +16,7 @@ pub mod domain {
     pub const TRANSPORT: u64 = 4;
     pub const APPLICATION: u64 = 5;
     pub const CONTROLLER: u64 = 6;
+    pub const AVAILABLE_BANDWIDTH: u64 = 7;
 }
 
 /// SplitMix64 finalizer: a bijective mix so nearby (seed, domain, index) give unrelated streams.

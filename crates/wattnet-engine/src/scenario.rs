@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
+use crate::available_bandwidth::AvailableBandwidthSpec;
 use crate::control::ControllerSpec;
 use crate::energy::{LpiSpec, PowerModelSpec};
 use crate::host::HostPowerSpec;
@@ -160,6 +161,8 @@ pub struct PortOverride {
     pub lpi: Option<LpiSpec>,
     /// A power-management policy for this direction's output port.
     pub controller: Option<ControllerSpec>,
+    /// A bottleneck elsewhere: the rate redraws itself over time (traffic.md §4).
+    pub available_bandwidth: Option<AvailableBandwidthSpec>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]

@@ -4,8 +4,8 @@ against one long-lived TCP NewReno flow, TCPonly vs TCP+PC, over RTT × mRCI (Fi
     wattnet reproduce capacity-scaling --quick --out out/cs
 
 Scenario (targets.md §A, topologies.md §2, power.md §2): N1→N2 at most 10 Mb/s, practRA over
-{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25, T_s = 1 ms (spec defaults: the seed gives
-none of them), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2),
+{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25 (spec defaults: the seed gives none of them)
+and T_s = mRCI (wattnet's default: see ``interpretations`` in ``report``), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2),
 NewReno with the ``ns2`` profile (the seed ran ns-2.30), MSS 1460 B (1500 B packets).
 
 The receive window is a study parameter (``receive_window_bytes``), because the seed does not
@@ -13,7 +13,7 @@ give it and it decides targets A3–A6: ns-2's ``Agent/TCP window_`` (20 packets
 tcp.md §0.1) or a 64 KB rwnd caps a 100 ms-RTT flow at about 2.4 or 5.3 Mb/s. The study runs
 three readings: ``None`` (the default: wattnet's 1 GiB window, tcp.md §0.1's advice that
 ``window_`` be ≥ 2·BDP, so the window never limits), ``65535`` bytes (a 64 KB window without
-scaling) and ``100000`` bytes (a window that puts r̄ at RTT 100 ms inside A3's band). The checks
+scaling) and ``85000`` bytes (a window that puts r̄ at RTT 100 ms inside A3's band). The checks
 use the first (``PRIMARY_RWND``); the report shows all of them. Finding: a window small enough to
 pull r̄ 20–40 % below 10 Mb/s makes TCPonly window-limited, with no loss and never 10 Mb/s, which
 contradicts A4 and A5; so the default keeps the window out of the way and A3 is reported failing.
@@ -30,7 +30,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wattnet.experiments.report import plt, rounded, save_figure, table_html, write_checks, write_report, write_tables
+from wattnet.experiments.report import (
+    check,
+    plt,
+    rounded,
+    save_figure,
+    table_html,
+    write_checks,
+    write_report,
+    write_tables,
+)
 from wattnet.scenario import Scenario
 from wattnet.sweep import mean_ci, sweep
 from wattnet.topology.chain import chain
@@ -42,7 +51,7 @@ R_MAX = 10e6
 RATES_BPS = [m * 1e6 for m in range(1, 11)]
 
 # power.md §2 defaults (the seed leaves them out).
-PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25, "sample_interval_s": 0.001}
+PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25}
 TRANSITION_S = 0.001
 RECORDER_BIN_S = 0.1  # metrics.md §A: the arrival-rate bin (the seed does not give it)
 
@@ -50,15 +59,19 @@ FULL = {"rtts_s": [0.001, 0.01, 0.05, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.
 QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0], "duration_s": 60.0, "replications": 1}
 
 # The receive-window readings: None = the 1 GiB default (never the limit), 65535 = 64 KB, and
-# 100 000 B, a window that caps a 100 ms-RTT flow at ≈ 8 Mb/s (inside A3's band) to test whether
+# 85 000 B, a window that caps a 100 ms-RTT flow at ≈ 6.8 Mb/s (inside A3's band) to test whether
 # any window reproduces A3 together with A4 and A5.
-RWND_READINGS: list[int | None] = [None, 65535, 100_000]
+RWND_READINGS: list[int | None] = [None, 65535, 85_000]
 PRIMARY_RWND: int | None = None
 # §6.2: bursty background with mean burst bON = 100 ms (the only case the seed shows), peak
 # rate 10 Mb/s (traffic.md §3's default; the seed does not give it).
 BON_S = 0.1
 BACKGROUND_PEAK_BPS = 10e6
-CASES = {"single": None, "bON": BON_S}
+# §6.3: N2→N3's available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN) (traffic.md §4);
+# BN = 50 ms with the bON = 100 ms background is the case the seed shows (Fig. 7 and 8).
+BN_S = 0.05
+# Each case: (background bON, bottleneck BN); None leaves that disturbance out.
+CASES = {"single": (None, None), "bON": (BON_S, None), "BN": (BON_S, BN_S)}
 BASE_SEED = 1
 
 
@@ -81,14 +94,23 @@ def background_flow(on_mean_s: float) -> dict[str, Any]:
 
 
 def base_scenario(
-    rtt_s: float, duration_s: float, receive_window_bytes: int | None = None, background_on_mean_s: float | None = None
+    rtt_s: float,
+    duration_s: float,
+    receive_window_bytes: int | None = None,
+    background_on_mean_s: float | None = None,
+    bottleneck_mean_s: float | None = None,
 ) -> Scenario:
     """The TCPonly chain at ``rtt_s``: one NewReno bulk flow S → D (with the bursty background of
-    §6.2 when ``background_on_mean_s`` is given), N1→N2 recorded every 100 ms."""
+    §6.2 when ``background_on_mean_s`` is given, and §6.3's varying N2→N3 bandwidth when
+    ``bottleneck_mean_s`` is), N1→N2 recorded every 100 ms."""
     topology = chain(rtt_s)
     links = topology.links
     n1_n2 = next(link for link in links if (link["a"], link["b"]) == ("N1", "N2"))
     n1_n2["transition_s"] = TRANSITION_S
+    if bottleneck_mean_s is not None:
+        n2_n3 = next(link for link in links if (link["a"], link["b"]) == ("N2", "N3"))
+        n2_n3["a_to_b"] = {"available_bandwidth": {"type": "uniform", "mean_interval_s": bottleneck_mean_s,
+                                                   "min_rate_bps": 1e6, "max_rate_bps": R_MAX}}  # fmt: skip
     tcp: dict[str, Any] = {"profile": "ns2", "mss_bytes": 1460}
     if receive_window_bytes is not None:
         tcp["receive_window_bytes"] = int(receive_window_bytes)
@@ -128,7 +150,8 @@ def run_grid(
     replication and the metrics."""
     rows = []
     for rtt_s in config["rtts_s"]:
-        base = base_scenario(rtt_s, config["duration_s"], background_on_mean_s=CASES[case])
+        bon, bn = CASES[case]
+        base = base_scenario(rtt_s, config["duration_s"], background_on_mean_s=bon, bottleneck_mean_s=bn)
         controller_path = _controller_path(base)
         controllers = [None] + [practra(m) for m in config["mrcis_s"]]
         grid = {controller_path: controllers, "flows[0].tcp.receive_window_bytes": list(rwnds)}
@@ -347,7 +370,13 @@ def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config:
         "tolerance": "qualitative: mean max(r − arrival, 0) larger at the large mRCI (rise slopes not checked)",
         "pass": bool(waste_large > waste_small),
     })  # fmt: skip
-    return out_checks + background_checks(all_summary[all_summary["case"] == "bON"], config)
+    primary_summary = all_summary[all_summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    return (
+        out_checks
+        + background_checks(primary_summary[primary_summary["case"] == "bON"], config)
+        + bottleneck_checks(out, all_runs, primary_summary, config)
+        + [trend_check(primary_summary, config)]
+    )
 
 
 def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -390,6 +419,89 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
                          and hi["throughput_reduction_pct"] > lo["throughput_reduction_pct"]),
         },
     ]  # fmt: skip
+
+
+def bottleneck_checks(out: Path, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+    """A10 (Fig. 7 against Fig. 5) and A11 (Fig. 8): the varying bottleneck against the background alone."""
+    rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    columns = ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct", "tcponly_loss_pct"]
+    bon = summary[summary["case"] == "bON"].groupby("rtt_ms")[columns].mean()
+    bn = summary[summary["case"] == "BN"].groupby("rtt_ms")[columns].mean()
+    saving_gain = bon["mean_rate_mbps"] - bn["mean_rate_mbps"]  # r̄ lower with the bottleneck: more saving
+    reduction_gain = bon["throughput_reduction_pct"] - bn["throughput_reduction_pct"]
+    changes_ratio = bn["rate_changes"].sum() / bon["rate_changes"].sum()
+    bn_points = summary[summary["case"] == "BN"]
+    a10 = check(
+        "A10",
+        f"BN {BN_S * 1000:g} ms + bON {BON_S * 1000:g} ms vs bON alone: higher saving (esp. small RTT), lower throughput "
+        "reduction (esp. large RTT), similar rate-change counts, loss and reduction still present",
+        "r̄(BN) < r̄(bON), gap largest at small RTT; reduction(BN) < reduction(bON), gap largest at large RTT; changes similar",
+        {
+            "mean_rate_mbps": {f"RTT {r:g}": [rounded(bon.loc[r, "mean_rate_mbps"]), rounded(bn.loc[r, "mean_rate_mbps"])] for r in bn.index},
+            "throughput_reduction_pct": {f"RTT {r:g}": [rounded(bon.loc[r, "throughput_reduction_pct"]), rounded(bn.loc[r, "throughput_reduction_pct"])] for r in bn.index},
+            "rate_changes_ratio_bn_to_bon": rounded(changes_ratio),
+            "pairs": "[bON, BN], means over mRCI",
+        },
+        "r̄ lower at every RTT with the gap at RTT min ≥ the gap at RTT max; reduction lower at every RTT with the gap at RTT max ≥ "
+        "the gap at RTT min; 0.5 ≤ changes ratio ≤ 2; BN loss > TCPonly loss and reduction > 0 at every point",
+        bool((saving_gain > 0).all() and saving_gain.loc[rtt_lo] >= saving_gain.loc[rtt_hi]
+             and (reduction_gain > 0).all() and reduction_gain.loc[rtt_hi] >= reduction_gain.loc[rtt_lo]
+             and 0.5 <= changes_ratio <= 2
+             and (bn_points["loss_pct"] > bn_points["tcponly_loss_pct"]).all() and (bn_points["throughput_reduction_pct"] > 0).all()),
+    )  # fmt: skip
+    # A11: the arrival rate at N1, median of the 100 ms bins (the background's 1-in-10 bursts do not
+    # move a median), in the TCP+PC run at RTT max and mRCI min, with and without the bottleneck.
+    mrci_lo = min(config["mrcis_s"]) * 1000
+    medians = {}
+    for case in ["BN", "bON"]:
+        run = runs[(runs["case"] == case) & (runs["rtt_ms"] == rtt_hi) & (runs["mrci_ms"] == mrci_lo) & (runs["replication"] == 0)]
+        medians[case] = float(trace(out, run.iloc[0])["arrival_rate_bps"].median())
+    a11 = check(
+        "A11",
+        f"BN {BN_S * 1000:g} ms: after a loss the arrival rate at N1 climbs to ≤ 5 Mb/s (apart from background spikes) "
+        "vs ≈ 10 Mb/s without the bottleneck",
+        {"arrival_mbps_with_bottleneck": "≤ 5", "arrival_mbps_without": "≈ 10"},
+        {"median_arrival_mbps_with_bottleneck": rounded(medians["BN"]), "median_arrival_mbps_without": rounded(medians["bON"]),
+         "run": f"TCP+PC, RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms"},
+        "median of the 100 ms arrival-rate bins ≤ 5.5 Mb/s with the bottleneck (its mean bandwidth) and ≥ 8 Mb/s without",
+        medians["BN"] <= 5.5 and medians["bON"] >= 8.0,
+    )  # fmt: skip
+    return [a10, a11]
+
+
+def trend_check(summary: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]:
+    """A12 (§7): in every case, saving (1 − r̄/10 Mb/s) and throughput reduction rise with RTT and
+    as mRCI falls (means over the other parameter)."""
+    rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
+    values, ok = {}, True
+    for case, group in summary.groupby("case"):
+        saving = 100 * (1 - group["mean_rate_mbps"] / (R_MAX / 1e6))
+        frame = group.assign(saving_pct=saving)
+        by_rtt = frame.groupby("rtt_ms")[["saving_pct", "throughput_reduction_pct"]].mean()
+        by_mrci = frame.groupby("mrci_ms")[["saving_pct", "throughput_reduction_pct"]].mean()
+        rises = {
+            "saving with RTT": bool(by_rtt.loc[rtt_hi, "saving_pct"] > by_rtt.loc[rtt_lo, "saving_pct"]),
+            "reduction with RTT": bool(by_rtt.loc[rtt_hi, "throughput_reduction_pct"] > by_rtt.loc[rtt_lo, "throughput_reduction_pct"]),
+            "saving as mRCI falls": bool(by_mrci.loc[mrci_lo, "saving_pct"] > by_mrci.loc[mrci_hi, "saving_pct"]),
+            "reduction as mRCI falls": bool(by_mrci.loc[mrci_lo, "throughput_reduction_pct"] > by_mrci.loc[mrci_hi, "throughput_reduction_pct"]),
+        }  # fmt: skip
+        ok = ok and all(rises.values())
+        values[case] = {
+            "saving_pct_by_rtt": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["saving_pct"].items()},
+            "reduction_pct_by_rtt": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["throughput_reduction_pct"].items()},
+            "saving_pct_by_mrci": {f"mRCI {m:g}": rounded(v) for m, v in by_mrci["saving_pct"].items()},
+            "reduction_pct_by_mrci": {f"mRCI {m:g}": rounded(v) for m, v in by_mrci["throughput_reduction_pct"].items()},
+            "holds": rises,
+        }
+    return check(
+        "A12",
+        "For rising RTT and falling mRCI, both the energy saving and the TCP degradation rise (single, bON and BN cases)",
+        "saving and throughput reduction larger at RTT max than at RTT min, and at mRCI min than at mRCI max",
+        values,
+        "all four inequalities in every case (means over the other parameter)",
+        ok,
+    )
 
 
 def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.DataFrame:
@@ -448,13 +560,15 @@ def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 �
     return save_figure(fig, path)
 
 
-def figure4(out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, span_s: float = 60.0) -> list[Path]:
-    """Seed Fig. 4 layout: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
+def figure4(
+    out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, case: str, title: str, span_s: float = 60.0
+) -> list[Path]:
+    """Seed Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
     mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
     pyplot = plt()
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
-    data = runs[(runs["case"] == "single") & (runs["rwnd"] == rwnd_label(PRIMARY_RWND)) & (runs["replication"] == 0)]
+    data = runs[(runs["case"] == case) & (runs["rwnd"] == rwnd_label(PRIMARY_RWND)) & (runs["replication"] == 0)]
     fig, axes = pyplot.subplots(2, 2, figsize=(11, 7), sharey=True)
     for ax, (label, rtt, mrci) in zip(
         axes.flat,
@@ -472,7 +586,7 @@ def figure4(out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, s
         ax.set_ylabel("Mb/s")
         ax.grid(True, alpha=0.3)
     axes.flat[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle("Fig. 4 — service rate and arrival rate at N1 (100 ms bins)")
+    fig.suptitle(f"{title}: service rate and arrival rate at N1 (100 ms bins)")
     fig.tight_layout()
     return save_figure(fig, path)
 
@@ -495,9 +609,11 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
         ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2; hosts 1000 packets", "seed (BDP) + spec default"),
         ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s), MSS 1460 B, bulk S → D", "seed + spec default"),
         ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "seed"),
-        ("practRA d, δ, w, T_s", "10 ms, 1 ms, 0.25, 1 ms (per-T_s EWMA predictor)", "spec defaults (power.md §2)"),
+        ("practRA d, δ, w", "10 ms, 1 ms, 0.25", "spec defaults (power.md §2)"),
+        ("practRA T_s", "= mRCI (one EWMA sample of the arrival rate per mRCI)", "wattnet default; power.md §2 assumes 1 ms (see interpretations)"),
         ("recorder bin", "100 ms", "spec default (metrics.md §A)"),
         ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "seed (bON) + spec defaults (traffic.md §3)"),
+        ("bottleneck (case BN, §6.3)", f"N2 → N3 available bandwidth redrawn from U[1, 10] Mb/s (continuous) every Exp(BN = {BN_S * 1000:g} ms), initially 10 Mb/s, no transition; with the bON = {BON_S * 1000:g} ms background", "seed (BN, U[1, 10]) + spec default (traffic.md §4: continuous)"),
         ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "common random numbers"),
     ]  # fmt: skip
     a3 = summary[(summary["case"] == "single") & (summary["rtt_ms"] == max(config["rtts_s"]) * 1000)][
@@ -506,10 +622,17 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
     run_cols = ["case", "rtt_ms", "mode", "mrci_ms", "rwnd", "replication", "mean_rate_mbps", "rate_changes", "goodput_mbps",
                 "throughput_reduction_pct", "loss_pct", "tcp_packets_dropped", "data_packets_sent", "timeouts"]  # fmt: skip
     interpretations = [
+        """<b>practRA's sampling interval T_s = mRCI.</b> power.md §2 assumes T_s = 1 ms, shorter than one 1500 B packet
+at 10 Mb/s (1.2 ms): samples alternate between 0 and ≈ 12 Mb/s, r̂ swings between ≈ 5 and 12 Mb/s, and whenever mRCI allows a
+decision a dip fires the step-down rule, so even at mRCI 1 s the rate walked down while TCP ran at full speed (at RTT 1 ms,
+with 2-packet buffers, it collapsed to ≈ 1.5 Mb/s and TCP into RTO cycles). The seed (§6.1) says a large mRCI "works on an
+average of the arrival rate calculated on longer time intervals", so wattnet samples once per mRCI. Measured at RTT 10 ms,
+60 s: mRCI 1 s gives r̄ 10.00 Mb/s and 0 % reduction with T_s = mRCI against 9.53 Mb/s and 4.3 % with T_s = 1 ms; mRCI
+10 ms gives 8.91 Mb/s and 10.5 % against 9.04 Mb/s and 9.0 %.""",
         f"""<b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
 (tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs the readings
 <b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
-<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(100_000))}</b>. <b>The checks and Fig. 4 use the
+<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(85_000))}</b>. <b>The checks and Fig. 4 use the
 {e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.""",
         "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).",
         "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
@@ -570,7 +693,8 @@ def reproduce(
         rwnds.insert(0, PRIMARY_RWND)
     runs = pd.concat([
         run_grid(out, config, rwnds, executor=executor, workers=workers, progress=progress),
-        run_grid(out, config, [PRIMARY_RWND], executor=executor, workers=workers, progress=progress, case="bON"),
+        *(run_grid(out, config, [PRIMARY_RWND], executor=executor, workers=workers, progress=progress, case=case)
+          for case in ["bON", "BN"]),
     ], ignore_index=True)  # fmt: skip
     runs = add_throughput_reduction(runs)
     summary = summarise(runs)
@@ -584,7 +708,12 @@ def reproduce(
         figures += figure3(summary[summary["case"] == "single"], rwnd_label(rwnd), out / "figures" / f"fig3{suffix}")
     figures += figure3(summary[summary["case"] == "bON"], rwnd_label(PRIMARY_RWND), out / "figures" / "fig5",
                        title=f"Fig. 5 — bursty background, bON = {BON_S * 1000:g} ms")  # fmt: skip
-    figures += figure4(out, runs, config, out / "figures" / "fig4", span_s=config["duration_s"])
+    figures += figure3(summary[summary["case"] == "BN"], rwnd_label(PRIMARY_RWND), out / "figures" / "fig7",
+                       title=f"Fig. 7 — bottleneck BN = {BN_S * 1000:g} ms and background bON = {BON_S * 1000:g} ms")  # fmt: skip
+    for case, name, what in [("single", "fig4", "single TCP source"), ("bON", "fig6", f"background bON = {BON_S * 1000:g} ms"),
+                             ("BN", "fig8", f"bottleneck BN = {BN_S * 1000:g} ms, background bON = {BON_S * 1000:g} ms")]:  # fmt: skip
+        figures += figure4(out, runs, config, out / "figures" / name, case, f"{name.replace('fig', 'Fig. ')} — {what}",
+                           span_s=config["duration_s"])  # fmt: skip
 
     check_list = checks(out, runs, summary, config)
     write_checks(out, check_list)

@@ -21,9 +21,11 @@ pub struct PracticalRateAdaptationSpec {
     /// w, the EWMA weight of each arrival-rate sample; not given by the seed, default 0.25.
     #[serde(default = "default_weight")]
     pub ewma_weight: f64,
-    /// T_s, the arrival-rate sampling interval; not given by the seed, default 1 ms.
-    #[serde(default = "default_sample")]
-    pub sample_interval_s: f64,
+    /// T_s, the arrival-rate sampling interval; not given by the seed. Default: mRCI, since the
+    /// seed (§6.1) says a large mRCI "works on an average of the arrival rate calculated on
+    /// longer time intervals"; a T_s below one packet time makes every sample 0 or a burst.
+    #[serde(default)]
+    pub sample_interval_s: Option<f64>,
 }
 
 fn default_delay_bound() -> f64 {
@@ -31,9 +33,6 @@ fn default_delay_bound() -> f64 {
 }
 fn default_weight() -> f64 {
     0.25
-}
-fn default_sample() -> f64 {
-    0.001
 }
 
 #[derive(Clone, Debug)]
@@ -84,7 +83,10 @@ impl PracticalRateAdaptation {
             transition: to_secs(transition),
             min_interval: from_secs(min_interval),
             weight: spec.ewma_weight,
-            sample_interval: from_secs(positive(spec.sample_interval_s, f("sample_interval_s"))?),
+            sample_interval: match spec.sample_interval_s {
+                Some(t) => from_secs(positive(t, f("sample_interval_s"))?),
+                None => from_secs(min_interval),
+            },
             predicted_bps: rates[index] as f64,
             last_change: None,
             arrived_at_last_sample: 0,
@@ -147,7 +149,7 @@ mod tests {
             delay_bound_s: 0.010,
             min_rate_change_interval_s: mrci_s,
             ewma_weight: 0.25,
-            sample_interval_s: 0.001,
+            sample_interval_s: Some(0.001),
         };
         PracticalRateAdaptation::new(&spec, from_secs(0.001), 10_000_000, "links[0].controller").unwrap()
     }
@@ -209,13 +211,29 @@ mod tests {
     }
 
     #[test]
+    fn the_sampling_interval_defaults_to_the_minimum_rate_change_interval() {
+        let spec = PracticalRateAdaptationSpec {
+            rates_bps: vec![1e6, 2e6],
+            delay_bound_s: 0.01,
+            min_rate_change_interval_s: 0.5,
+            ewma_weight: 0.25,
+            sample_interval_s: None,
+        };
+        let c = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap();
+        assert_eq!(c.tick_interval(), Some(from_secs(0.5)));
+        let spec = PracticalRateAdaptationSpec { sample_interval_s: Some(-1.0), ..spec };
+        let e = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap_err();
+        assert_eq!(e.field, "x.sample_interval_s");
+    }
+
+    #[test]
     fn bad_parameters_name_their_field() {
         let spec = PracticalRateAdaptationSpec {
             rates_bps: vec![1e6, 2e6],
             delay_bound_s: 0.01,
             min_rate_change_interval_s: 0.001,
             ewma_weight: 0.25,
-            sample_interval_s: 0.001,
+            sample_interval_s: None,
         };
         let e = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap_err();
         assert_eq!(e.field, "x.min_rate_change_interval_s");

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::available_bandwidth::AvailableBandwidth;
 use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
@@ -422,6 +423,13 @@ fn make_port(
         if let Some(meter) = &mut port.energy {
             meter.set_mode(0, PowerMode::LowPowerIdle { since: 0 });
         }
+    }
+    if let Some(spec) = over.and_then(|o| o.available_bandwidth.as_ref()) {
+        if over.is_some_and(|o| o.controller.is_some()) {
+            return Err(err(format!("{field}.{dir}.available_bandwidth"), "cannot be combined with a controller: both set the port's rate"));
+        }
+        let rng = stream(s.seed, domain::AVAILABLE_BANDWIDTH, id as u64);
+        port.available_bandwidth = Some(Box::new(AvailableBandwidth::new(spec, rng, &format!("{field}.{dir}.available_bandwidth"))?));
     }
     if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
         let controller_field = format!("{field}.{dir}.controller");

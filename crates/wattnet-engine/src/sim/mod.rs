@@ -137,6 +137,11 @@ impl Simulation {
                 self.events.schedule(interval, EventKind::ControllerTick { port: id as PortId });
             }
         }
+        for id in 0..self.ports.len() {
+            if let Some(gap) = self.ports[id].available_bandwidth.as_mut().map(|b| b.next_gap()) {
+                self.events.schedule(gap, EventKind::AvailableBandwidthChange { port: id as PortId });
+            }
+        }
     }
 
     /// Processes every event due at or before `t` (capped at the end of the run) and
@@ -156,6 +161,7 @@ impl Simulation {
                 EventKind::RouteInstall { node } => self.install_route(node),
                 EventKind::RouteInstallAll => self.install_all_routes(),
                 EventKind::ControllerTick { port } => self.controller_tick(port),
+                EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
                 EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),

@@ -62,6 +62,17 @@ impl Simulation {
         }
     }
 
+    /// traffic.md §4: the new available bandwidth applies at once, without a transition (the
+    /// packet in service finishes at the old rate); the next change is scheduled.
+    pub(super) fn available_bandwidth_change(&mut self, id: PortId) {
+        let bandwidth = self.ports[id as usize].available_bandwidth.as_mut().expect("scheduled for ports with one");
+        let (rate, gap) = (bandwidth.draw_rate_bps(), bandwidth.next_gap());
+        self.tune_port_rate(id, rate);
+        if self.now + gap <= self.end {
+            self.events.schedule(self.now + gap, EventKind::AvailableBandwidthChange { port: id });
+        }
+    }
+
     /// A continuous rate adjustment: immediate, without a transition, not logged.
     fn tune_port_rate(&mut self, id: PortId, rate_bps: u64) {
         let now = self.now;

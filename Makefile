@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python bench setup tshark clean
+.PHONY: demo test test-python bench setup tshark chromium clean
 
 # The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
@@ -16,11 +16,11 @@ demo: setup
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
 # test binary. Cargo's test profile is optimised (see Cargo.toml).
-test: setup tshark
+test: setup tshark chromium
 	cargo test -p wattnet-engine
 	$(BIN)/python -m pytest -q
 
-test-python: setup tshark
+test-python: setup tshark chromium
 	$(BIN)/python -m pytest -q
 
 bench: setup
@@ -40,19 +40,29 @@ $(VENV)/.engine-built: $(VENV)/.maturin-installed $(ENGINE_INPUTS)
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH="$(abspath $(BIN)):$$PATH" $(BIN)/maturin develop --release --extras dev
 	touch $@
 
-# tshark reads the pcap captures back in tests/test_pcap.py. When it is absent and this runs as
-# root with apt-get (as CI does), it is installed from Debian's packages; otherwise, or if that
-# fails, those tests skip and say why.
-tshark:
-	@command -v tshark >/dev/null 2>&1 || { \
+# $(call apt_install,COMMAND,WHAT SKIPS WITHOUT IT): when COMMAND is absent and this runs as root
+# with apt-get (as CI does), Debian's package of that name is installed; otherwise, or if that
+# fails, the tests that need it skip and say why.
+define apt_install
+	@command -v $(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing tshark with apt-get"; \
+	    echo "installing $(1) with apt-get"; \
 	    { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q tshark >/dev/null; } || \
-	    echo "warning: apt-get could not install tshark; the pcap tests will skip"; \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null; } || \
+	    echo "warning: apt-get could not install $(1); $(2) will skip"; \
 	  else \
-	    echo "warning: tshark is absent and cannot be installed here (needs root and apt-get); the pcap tests will skip"; \
+	    echo "warning: $(1) is absent and cannot be installed here (needs root and apt-get); $(2) will skip"; \
 	  fi; }
+endef
+
+# tshark reads the pcap captures back in tests/test_pcap.py.
+tshark:
+	$(call apt_install,tshark,the pcap tests)
+
+# Headless Chromium opens each reproduction's report.html (tests/test_report_renders.py) and
+# checks that every figure loads.
+chromium:
+	$(call apt_install,chromium,the report-rendering tests)
 
 clean:
 	rm -rf $(VENV) out python/wattnet/_engine*.so

@@ -143,15 +143,19 @@ impl PortController for PracticalRateAdaptation {
 mod tests {
     use super::*;
 
-    fn controller(mrci_s: f64) -> PracticalRateAdaptation {
-        let spec = PracticalRateAdaptationSpec {
+    /// The seed's rates {1, …, 10} Mb/s, d = 10 ms, w = 0.25.
+    fn spec(mrci_s: f64, sample_interval_s: Option<f64>) -> PracticalRateAdaptationSpec {
+        PracticalRateAdaptationSpec {
             rates_bps: (1..=10).map(|m| m as f64 * 1e6).collect(),
             delay_bound_s: 0.010,
             min_rate_change_interval_s: mrci_s,
             ewma_weight: 0.25,
-            sample_interval_s: Some(0.001),
-        };
-        PracticalRateAdaptation::new(&spec, from_secs(0.001), 10_000_000, "links[0].controller").unwrap()
+            sample_interval_s,
+        }
+    }
+
+    fn controller(mrci_s: f64) -> PracticalRateAdaptation {
+        PracticalRateAdaptation::new(&spec(mrci_s, Some(0.001)), from_secs(0.001), 10_000_000, "links[0].controller").unwrap()
     }
 
     fn at(c: &mut PracticalRateAdaptation, mbps: u64, r_hat: f64) {
@@ -212,32 +216,17 @@ mod tests {
 
     #[test]
     fn the_sampling_interval_defaults_to_the_minimum_rate_change_interval() {
-        let spec = PracticalRateAdaptationSpec {
-            rates_bps: vec![1e6, 2e6],
-            delay_bound_s: 0.01,
-            min_rate_change_interval_s: 0.5,
-            ewma_weight: 0.25,
-            sample_interval_s: None,
-        };
-        let c = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap();
+        let c = PracticalRateAdaptation::new(&spec(0.5, None), from_secs(0.001), 2_000_000, "x").unwrap();
         assert_eq!(c.tick_interval(), Some(from_secs(0.5)));
-        let spec = PracticalRateAdaptationSpec { sample_interval_s: Some(-1.0), ..spec };
-        let e = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap_err();
+        let e = PracticalRateAdaptation::new(&spec(0.5, Some(-1.0)), from_secs(0.001), 2_000_000, "x").unwrap_err();
         assert_eq!(e.field, "x.sample_interval_s");
     }
 
     #[test]
     fn bad_parameters_name_their_field() {
-        let spec = PracticalRateAdaptationSpec {
-            rates_bps: vec![1e6, 2e6],
-            delay_bound_s: 0.01,
-            min_rate_change_interval_s: 0.001,
-            ewma_weight: 0.25,
-            sample_interval_s: None,
-        };
-        let e = PracticalRateAdaptation::new(&spec, from_secs(0.001), 2_000_000, "x").unwrap_err();
+        let e = PracticalRateAdaptation::new(&spec(0.001, None), from_secs(0.001), 2_000_000, "x").unwrap_err();
         assert_eq!(e.field, "x.min_rate_change_interval_s");
-        let e = PracticalRateAdaptation::new(&spec, 0, 5_000_000, "x").unwrap_err();
+        let e = PracticalRateAdaptation::new(&spec(0.001, None), 0, 5_500_000, "x").unwrap_err();
         assert_eq!(e.field, "x.rates_bps");
     }
 }

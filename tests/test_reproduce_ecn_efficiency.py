@@ -1,0 +1,137 @@
+"""`wattnet reproduce ecn-efficiency --quick` (seed 004): the files, the checks' shape and the
+seed's trends that wattnet reproduces (targets.md §E)."""
+
+import json
+
+import pandas as pd
+import pytest
+
+FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+QUEUES = ["DT", "RED", "ECN"]
+
+
+@pytest.fixture(scope="module")
+def reproduction(quick_reproduction):
+    return quick_reproduction("ecn-efficiency")
+
+
+@pytest.fixture(scope="module")
+def cases(reproduction):
+    out, _ = reproduction
+    return pd.read_parquet(out / "tables" / "cases.parquet")
+
+
+def setting(cases, n, d_ms, errors, column):
+    """One setting's ``column`` as a QL × queue table."""
+    rows = cases[(cases["n"] == n) & (cases["d_ms"] == d_ms) & (cases["errors"] == errors)]
+    return rows.pivot(index="ql", columns="queue", values=column)[QUEUES]
+
+
+def test_writes_tables_figures_and_report(reproduction):
+    out, stdout = reproduction
+    for name in ["runs", "cases", "confidence"]:
+        assert (out / "tables" / f"{name}.csv").stat().st_size > 0
+        assert len(pd.read_parquet(out / "tables" / f"{name}.parquet")) > 0
+    for name in ["fig3", "fig4", "fig5", "fig6", "fig7"]:
+        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
+    report = (out / "report.html").read_text()
+    for text in ["E1", "E11", "Interpretation choices", "ns2 profile", "m = 70", "Table 1", "corrupted"]:
+        assert text in report, text
+    assert "report: " in stdout
+
+
+def test_checks_are_e1_to_e11_with_the_six_fields(reproduction):
+    out, stdout = reproduction
+    checks = json.loads((out / "checks.json").read_text())
+    assert [c["id"] for c in checks] == [f"E{i}" for i in range(1, 12)]
+    for check in checks:
+        assert set(check) == FIELDS
+        assert isinstance(check["pass"], bool)
+        assert check["wattnet_value"] not in (None, {}, [])
+        # A failing target is printed as failing, not dropped.
+        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+
+
+def test_every_transfer_completes_and_a_drop_free_run_needs_no_extra_packets(cases):
+    assert (cases["transfers"] == 11 * cases["n"]).all()
+    # metrics.md §E: with delayed ACKs the floor is ⌈m/2⌉ + 1 = 36 ACKs per transfer.
+    assert (cases["acks_per_transfer"] >= 36).all()
+    assert (cases["network_overhead_pct"] >= 0).all()
+    # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead, ACKs at the floor.
+    quiet = cases[(cases["n"] == 5) & (cases["queue"] == "DT") & (cases["ql"] == 128) & ~cases["errors"]]
+    assert len(quiet) == 2
+    assert (quiet["network_overhead_pct"] == 0).all() and (quiet["receiver_overhead_pct"] == 0).all()
+    assert (quiet["acks_per_transfer"] < 37).all()
+
+
+@pytest.mark.parametrize("n", [10, 25])
+def test_ecn_does_not_shorten_transfers_and_qls_barely_matter(cases, n):
+    """E1 (§4.1, Fig. 3): no goodput gain from ECN, TT flat in QL, a busy bottleneck."""
+    tt = setting(cases, n, 20, False, "tt_mean_s")
+    assert ((tt["ECN"] / tt["DT"]) >= 0.95).all(), tt
+    assert (((tt.max() - tt.min()) / tt.mean()) <= 0.10).all(), tt
+    assert (setting(cases, n, 20, False, "utilisation") >= 0.90).all().all()
+
+
+@pytest.mark.parametrize("n", [10, 25])
+def test_ecn_cuts_network_and_receiver_overhead_below_droptail(cases, n):
+    """§4.2, Fig. 4: ECN's network overhead is the lowest of the three at QL 16–64, its receiver
+    overhead below DropTail's; DropTail's overhead falls as the buffer grows."""
+    network = setting(cases, n, 20, False, "network_overhead_pct")
+    receiver = setting(cases, n, 20, False, "receiver_overhead_pct")
+    for ql in [16, 32, 64]:
+        assert network.loc[ql, "ECN"] < network.loc[ql, "RED"] and network.loc[ql, "ECN"] < network.loc[ql, "DT"], network
+        assert receiver.loc[ql, "ECN"] < receiver.loc[ql, "DT"], receiver
+    assert network["DT"].is_monotonic_decreasing, network
+
+
+def test_e2_droptail_overhead_and_the_order_at_25_clients(cases):
+    """E2: DT's 10.18 % is met within 25 %; DT > RED > ECN, ECN saving at least half of DT's."""
+    network = setting(cases, 25, 20, False, "network_overhead_pct").loc[64]
+    assert abs(network["DT"] - 10.18) <= 0.25 * 10.18, network
+    assert network["DT"] > network["RED"] > network["ECN"], network
+    assert (network["DT"] - network["ECN"]) / network["DT"] >= 0.5, network
+
+
+def test_ecn_sends_fewer_acks_and_more_so_with_larger_buffers(cases):
+    """E9 (§4.6, Fig. 7), with errors: at n = 25, d = 2 ms ECN sends fewer ACKs than DT at every QL,
+    the saving grows with QL; ECN sends fewer than RED in every error case."""
+    acks = setting(cases, 25, 2, True, "acks_per_transfer")
+    saving = (acks["DT"] - acks["ECN"]) / acks["DT"]
+    assert (saving > 0).all() and saving.is_monotonic_increasing, acks
+    noisy = cases[cases["errors"] & cases["n"].isin([10, 25])].pivot_table(index=["n", "d_ms", "ql"], columns="queue", values="acks_per_transfer")
+    assert (noisy["ECN"] < noisy["RED"]).all(), noisy
+
+
+def test_replications_agree_and_droptail_alone_is_deterministic(reproduction):
+    """E10 (§3.1): the 98 % CI of TT within ±5 %; without errors only RED draws random numbers, so
+    DropTail's replications are identical."""
+    out, _ = reproduction
+    confidence = pd.read_parquet(out / "tables" / "confidence.parquet")
+    assert (confidence["replications"] == 12).all()
+    assert (confidence["tt_ci98_half_pct"] <= 5).all(), confidence
+    runs = pd.read_parquet(out / "tables" / "runs.parquet")
+    replicated = runs[(runs["sweep"] == "ci") & ~runs["errors"]]
+    distinct = replicated.groupby("queue")["tt_mean_s"].nunique()
+    assert distinct["DT"] == 1 and distinct["RED"] > 1 and distinct["ECN"] > 1, distinct
+
+
+def test_the_router_works_in_the_red_region_under_load(cases):
+    """E11 (§4): RED's average is in its marking region most of the time with 10 clients and
+    virtually always with 25 (d = 20 ms, pooled over QL)."""
+    red = cases[(cases["queue"] != "DT") & (cases["d_ms"] == 20) & ~cases["errors"]]
+    in_region_s = (red["red_region_fraction"] * red["experiment_s"]).groupby(red["n"]).sum()
+    share = in_region_s / red.groupby("n")["experiment_s"].sum()
+    assert share[10] > 0.5 and share[25] >= 0.9, share
+
+
+def test_a_second_run_reuses_the_stored_runs(reproduction):
+    out, _ = reproduction
+    before = {str(p): p.stat().st_mtime_ns for p in (out / "store").rglob("summary.json")}
+    from wattnet.experiments import ecn_efficiency
+
+    ecn_efficiency.reproduce(out, quick=True, workers=1)
+    after = {str(p): p.stat().st_mtime_ns for p in (out / "store").rglob("summary.json")}
+    # 8 settings × 3 queues × 4 QLs, and 12 replications of 3 queues at one setting and QL.
+    assert before == after and len(before) == 8 * 3 * 4 + 12 * 3

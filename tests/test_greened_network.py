@@ -10,13 +10,13 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import lowest_id_next_hops
 from wattnet import ScenarioError
 from wattnet.estop import link_down_events, seed_001_off_links, watts_saved
 from wattnet.results import Results
 from wattnet.runner import build_simulation
 from wattnet.topology import Topology, abilene
 from wattnet.traffic import link_cbr_flows
-from conftest import lowest_id_next_hops
 
 SWITCH_OFF_S = 30.0
 TRANSITION_S = 0.03

@@ -34,11 +34,11 @@ def render(report):
     done = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
          "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        check=False, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     probe.unlink()
     assert done.returncode == 0, done.stderr[-2000:]
-    found = re.search(r'<pre id="render-probe">(.*?)</pre>', done.stdout, re.S)
+    found = re.search(r'<pre id="render-probe">(.*?)</pre>', done.stdout, re.DOTALL)
     assert found, f"the probe did not run; stderr: {done.stderr[-2000:]}"
     return json.loads(found.group(1).replace("&quot;", '"'))
 

@@ -6,9 +6,9 @@ from collections import defaultdict
 
 import pytest
 import wattnet
+from conftest import lowest_id_next_hops
 from wattnet.bench import fattree_routing_scenario, routing_fattree
 from wattnet.topology import fattree
-from conftest import lowest_id_next_hops
 
 FATTREE4 = fattree(4)
 POD = FATTREE4.info["pod_of_host"]

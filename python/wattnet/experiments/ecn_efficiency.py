@@ -726,10 +726,10 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, c
          "overflows drop; TCP/ECN at every host (retransmissions not ECT)"), "aqm.md §3, tcp.md §4.2"),
         ("TCP", ("Reno, ns2 profile (no SACK, IW 2, initial RTO 3 s, min RTO 0.2 s, 10 ms tick), MSS 1460 B, 40 B "
          "headers, receive window 65535 B"), "seed + spec defaults (tcp.md §0)"),
-        ("initial window", "2 segments (tcp.md §0)", "spec default; the seed's ns-2 of March 2002 may have used "
+        ("initial window", "2 segments (tcp.md §0)", ("spec default; the seed's ns-2 of March 2002 may have used "
          "windowInit_ 1 (ns-2's test suites keep 1, 'being changed to 2'). Measured with IW 1: E2 DT 9.96 %, RED 8.71 %, "
          "ECN 3.98 %; E3 DT 411, ECN 72 extra packets; but DropTail's utilisation at n 25, QL 32 falls to 78 % "
-         "(timeouts of windows too small for three duplicate ACKs)"),
+         "(timeouts of windows too small for three duplicate ACKs)")),
         ("delayed ACKs", "an ACK every second full segment, 200 ms timeout", "seed + spec default (tcp.md §0.5)"),
         ("handshake", "the client's 40 B SYN for every transfer, the server's 40 B SYN-ACK", "seed + tcp.md §0.6"),
         ("transfers", (f"{FILES_PER_CLIENT} serial per client, each {TRANSFER_BYTES} B = m = {SEGMENTS_PER_TRANSFER} "

@@ -1,0 +1,191 @@
+"""`wattnet reproduce greened-network --quick` (seed 001, targets.md §B): the files, the checks'
+shape, and the seed's trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the
+background that ESTOP's re-routing leaves below the link rate)."""
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from wattnet import ScenarioError
+from wattnet.experiments import greened_network
+from wattnet.topology import abilene
+from wattnet.traffic import link_cbr_flows
+
+FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+VARIANTS = ["Tahoe", "Reno", "NewReno", "BIC", "CUBIC", "Vegas"]
+CHECK_IDS = [
+    *(f"B1.{variant}" for variant in VARIANTS),
+    *(f"B2.{threshold}" for threshold in (50, 60, 70, 80, 90)),
+    "B3.50", "B3.80", "B3.90",
+    "B4.topology", "B4.hops",
+    "B5.lower-cwnd", "B5.aimd-transition", "B5.bic-cubic-above-1", "B5.vegas-steps-down",
+    "B6.bic-cubic-best", "B6.cubic-best-after", "B6.reno-newreno-beat-tahoe", "B6.reno-cubic-lowest-loss",
+    "B6.loss-falls", "B6.vegas-collapse",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def reproduction(quick_reproduction):
+    return quick_reproduction("greened-network")
+
+
+@pytest.fixture(scope="module")
+def tables(reproduction):
+    out, _ = reproduction
+    names = ["runs", "table_iv", "table_v", "background_loads", "background_load_summary", "fig2_cwnd"]
+    return {name: pd.read_parquet(out / "tables" / f"{name}.parquet") for name in names}
+
+
+@pytest.fixture(scope="module")
+def table_iv(tables):
+    """Table IV of the checked background reading, indexed by (variant, threshold)."""
+    iv = tables["table_iv"]
+    return iv[iv["background"] == greened_network.PRIMARY_BACKGROUND].set_index(["variant", "threshold_pct"])
+
+
+def test_writes_tables_figures_checks_and_report(reproduction, tables):
+    out, stdout = reproduction
+    for name, frame in tables.items():
+        assert (out / "tables" / f"{name}.csv").stat().st_size > 0, name
+        assert len(frame) > 0, name
+    for name in ["fig2_cwnd", "fig3_throughput_loss", "fig4_vegas"]:
+        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
+    report = (out / "report.html").read_text()
+    images = re.findall(r'<img src="([^"]+)"', report)
+    assert len(images) == 3 and all((out / image).is_file() for image in images)
+    for text in ["Interpretation choices", "Background traffic", "ESTOP link sets", "b_to_a", "TCP-Linux", "0.03 s"]:
+        assert text in report, text
+    assert "report: " in stdout
+
+
+def test_checks_have_one_entry_per_target_with_the_six_fields(reproduction):
+    out, stdout = reproduction
+    checks = json.loads((out / "checks.json").read_text())
+    assert [c["id"] for c in checks] == CHECK_IDS
+    for check in checks:
+        assert set(check) == FIELDS
+        assert isinstance(check["pass"], bool)
+        assert check["wattnet_value"] is not None
+        # A failing target is printed failing, not dropped.
+        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+
+
+def test_quick_mode_runs_every_variant_and_link_set_once(tables):
+    runs = tables["runs"]
+    assert set(runs["background"]) == {greened_network.PRIMARY_BACKGROUND}
+    assert sorted(runs.groupby(["variant", "links_off"]).size().index) == sorted(
+        (variant, n) for variant in VARIANTS for n in (2, 3, 4)
+    )
+    assert (runs.groupby(["variant", "links_off"]).size() == 1).all()
+    # The background-only runs cover all three readings.
+    assert set(tables["background_load_summary"]["background"]) == set(greened_network.BACKGROUND_READINGS)
+
+
+def test_estop_gives_the_seeds_links_except_at_80_percent(tables):
+    v = tables["table_v"].set_index("threshold_pct")
+    assert v["same_links_as_seed"].to_dict() == {50: True, 60: True, 70: True, 80: False, 90: True}
+    assert v["links_off"].to_dict() == {50: 4, 60: 3, 70: 3, 80: 3, 90: 2}
+    assert v.loc[80, "off_links"] == "(9;10), (3;9), (2;8)"
+    # power.md §9.3: 2240 W per link; the engine's ports, both ends of each link, save twice that.
+    assert v["watts_saved"].to_dict() == {t: 2240.0 * n for t, n in v["links_off"].items()}
+    assert v["engine_watts_saved_both_ends"].to_numpy() == pytest.approx(2 * v["watts_saved"].to_numpy(), rel=1e-9)
+
+
+def test_the_tcp_path_gains_a_hop_where_chin_nycm_goes_off(tables, table_iv):
+    hops = table_iv["hops_after"].groupby(level="threshold_pct").unique()
+    assert {t: list(h) for t, h in hops.items()} == {50: [6], 60: [6], 70: [6], 80: [6], 90: [5]}
+    assert (tables["runs"]["hops_before"] == 5).all()
+    # The path the load summary uses is the engine's: the same number of hops.
+    summary = tables["background_load_summary"].set_index(["background", "links_off"])
+    for n, hops_after in tables["runs"].groupby("links_off")["hops_after"].first().items():
+        assert summary.loc[(greened_network.PRIMARY_BACKGROUND, n), "tcp_path_hops_after"] == hops_after
+
+
+def test_the_checked_background_leaves_20_mbps_of_cbr_on_the_tcp_path_and_overloads_nothing(tables):
+    summary = tables["background_load_summary"].set_index(["background", "links_off"])
+    primary = summary.loc[greened_network.PRIMARY_BACKGROUND]
+    assert primary["max_port_before_mbps"].to_numpy() == pytest.approx([10, 10, 10], abs=0.1)
+    assert primary["max_tcp_path_after_mbps"].to_numpy() == pytest.approx([20, 20, 20], abs=0.1)
+    assert (primary["max_port_after_mbps"] <= 30.1).all()
+    assert (primary["overloaded_ports_after"] == "").all()
+    # traffic.md §2's both-direction default: 30 Mb/s on the TCP path at 60-90 %, HSTN-KSCY overloaded at 50 %.
+    both = summary.loc["both"]
+    assert both.loc[3, "max_tcp_path_after_mbps"] == pytest.approx(30, abs=0.1)
+    assert both.loc[4, "max_port_after_mbps"] == pytest.approx(50, abs=0.1)
+    assert both.loc[4, "overloaded_ports_after"] == "HSTNng->KSCYng, KSCYng->HSTNng"
+    # The other orientation puts 30 Mb/s on the TCP path at 50 %.
+    assert summary.loc[("a_to_b", 4), "max_tcp_path_after_mbps"] == pytest.approx(30, abs=0.1)
+
+
+def test_one_direction_background_is_one_flow_per_link():
+    network = abilene()
+    flows = {f["name"]: f for f in link_cbr_flows(network, np.random.default_rng(0), directions="b_to_a")}
+    assert len(flows) == 15
+    assert "cbr STTLng->SNVAng" in flows and "cbr SNVAng->STTLng" not in flows
+    assert len(link_cbr_flows(network, np.random.default_rng(0), directions="a_to_b")) == 15
+    with pytest.raises(ScenarioError) as error:
+        link_cbr_flows(network, np.random.default_rng(0), directions="up")
+    assert [path for path, _ in error.value.errors] == ["directions"]
+
+
+def test_every_variant_loses_throughput_after_estop(table_iv):
+    assert (table_iv["after_mbps"] < table_iv["before_mbps"]).all()
+    loss_based = table_iv.drop(index="Vegas", level="variant")
+    # The loss-based variants keep most of it: the seed's 22-31 % give or take ten points.
+    assert loss_based["loss_pct"].between(10, 40).all()
+    # Before ESTOP every variant fills most of the 30 Mb/s the CBR leaves it (1000/1040 of it is goodput).
+    assert table_iv["before_mbps"].between(20, 30 * 1000 / 1040).all()
+
+
+def test_vegas_collapses_at_50_and_70_percent_but_not_at_90(table_iv):
+    vegas = table_iv.loc["Vegas", "loss_pct"]
+    assert vegas[50] >= 75 and vegas[70] >= 75
+    assert vegas[90] <= 50
+    # Its stale baseRTT makes it shrink to a few segments: ≈ 3 Mb/s (the seed: 0.1-0.3 Mb/s).
+    assert table_iv.loc[("Vegas", 70), "after_mbps"] < 5
+
+
+def test_reno_and_cubic_lose_least_where_the_flow_is_rerouted(table_iv):
+    for threshold in (50, 70):
+        losses = table_iv.xs(threshold, level="threshold_pct").drop(index="Vegas")["loss_pct"]
+        assert set(losses.nsmallest(2).index) == {"Reno", "CUBIC"}, threshold
+        after = table_iv.xs(threshold, level="threshold_pct")["after_mbps"]
+        assert after.idxmax() == "CUBIC" and set(after.nlargest(2).index) == {"BIC", "CUBIC"}, threshold
+
+
+def test_fig2_cwnd_trends_at_70_percent(tables):
+    runs = tables["runs"]
+    fig2 = runs[runs["links_off"] == 3].set_index("variant")
+    # Every variant has a lower mean and peak window after ESTOP.
+    assert (fig2["cwnd_mean_after"] < fig2["cwnd_mean_before"]).all()
+    assert (fig2["cwnd_peak_after"] < fig2["cwnd_peak_before"]).all()
+    # Tahoe, Reno and NewReno: a short deep drop at the transition, then a new state; longer RTT.
+    aimd = fig2.loc[["Tahoe", "Reno", "NewReno"]]
+    assert (aimd["cwnd_min_transition"] <= 0.5 * aimd["cwnd_mean_before"]).all()
+    assert (aimd["cwnd_mean_settled"] >= 2 * aimd["cwnd_min_transition"]).all()
+    assert (aimd["srtt_after_ms"] > aimd["srtt_before_ms"]).all()
+    assert (aimd["ca_growth_after_per_s"] < aimd["ca_growth_before_per_s"]).all()
+    # CUBIC's window never falls to one segment after ESTOP.
+    assert fig2.loc["CUBIC", "cwnd_min_after"] > 1
+    # Vegas steps down far more than any loss-based variant.
+    ratio = fig2["cwnd_mean_after"] / fig2["cwnd_mean_before"]
+    assert ratio["Vegas"] < 0.5 * ratio.drop("Vegas").min()
+    # The Fig. 2 table holds the 10 ms samples of the six runs.
+    traces = tables["fig2_cwnd"]
+    assert set(traces["variant"]) == set(VARIANTS)
+    assert traces.groupby("variant")["time_s"].count().min() >= 5990
+
+
+def test_loss_recovery_inflation_is_not_a_peak():
+    # A window growing to 100, a loss (halved, then inflated by duplicate ACKs to 150, then
+    # deflated), then growth to 80: the peak outside recovery is 100, not 150.
+    times = np.round(np.arange(0, 3.0, 0.01), 2)
+    cwnd = pd.Series(np.where(times < 1.0, 100.0, 80.0), index=times)
+    cwnd[(times >= 1.0) & (times < 1.3)] = np.linspace(50, 150, 30)
+    recovery = greened_network.in_loss_recovery(cwnd)
+    assert recovery[1.0] and recovery[1.29] and recovery[1.3]
+    assert not recovery[0.99] and not recovery[1.31]
+    assert cwnd[~recovery].max() == 100

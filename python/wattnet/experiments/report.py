@@ -115,7 +115,7 @@ def write_report(
     extra = "".join(f"<h2>{e(heading)}</h2>{body}" for heading, body in sections)
     items = "".join(f"<li>{item}</li>" for item in interpretations)
     passed = sum(c["pass"] for c in checks)
-    quick_note = "<b>Quick mode</b>: reduced grid and shorter runs; the numbers are indicative. " if quick else ""
+    quick_note = "<b>Quick mode</b>: a reduced study (see the parameters); the numbers are indicative. " if quick else ""
     text = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>wattnet — {e(title)}</title>
 <style>{STYLE}</style></head><body>

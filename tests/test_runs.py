@@ -1,6 +1,7 @@
 """Runs through the engine: determinism, conservation of packets, and answers worked by hand."""
 
 import json
+import math
 
 import pytest
 import wattnet
@@ -101,6 +102,27 @@ def test_recorder_and_rate_change_follow_the_scheduled_event():
     assert len(rate) >= 99  # a sample every 100 ms over 10 s
     port = results.ports.set_index("port").loc["r1->r2"]
     assert port.rate_changes == 1 and port.final_rate_bps == 5e6
+
+
+def test_recorder_samples_reds_average_as_of_the_last_arrival():
+    """1000 B packets every 5 ms (from 2.5 ms) into 1 Mb/s (8 ms each): arrival k finds
+    k − ⌊5k/8⌋ − 1 packets waiting (k before it, ⌊5k/8⌋ sent, one in service; no ties at the
+    arrivals that matter). With w_q = 1 RED's average is that count: at 1 s the last arrival
+    is k = 199 (74 waiting), at 2 s k = 399 (149). The queue itself holds one more by then."""
+    scenario = {
+        "seed": 1,
+        "duration_s": 2.0,
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.001, "a_to_b": {
+            "queue": {"type": "red", "min_th": 1000, "max_th": 2000, "w_q": 1.0, "max_p": 0.1, "limit_packets": 5000}}}],
+        "flows": [{"name": "f", "src": "a", "dst": "b", "start_s": 0.0025, "traffic": {"type": "cbr", "rate_bps": 1.6e6}}],
+        "recorder": {"interval_s": 1.0, "ports": ["a->b", "b->a"], "quantities": ["red_average", "queue_packets"]},
+    }  # fmt: skip
+    series = wattnet.run(scenario).timeseries.set_index(["entity", "quantity", "time_s"])["value"]
+    assert [series["a->b", "red_average", t] for t in (1.0, 2.0)] == [74.0, 149.0]
+    assert [series["a->b", "queue_packets", t] for t in (1.0, 2.0)] == [75.0, 150.0]
+    # DropTail has no average.
+    assert math.isnan(series["b->a", "red_average", 1.0])
 
 
 def test_bench_chain_carries_its_load_without_loss():

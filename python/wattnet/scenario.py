@@ -841,7 +841,7 @@ class Wake(_Model):
 Event = Annotated[SetRate | LinkDown | LinkUp | Sleep | Wake, Field(discriminator="action")]
 
 PortQuantity = Literal[
-    "queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps", "power_w"
+    "queue_packets", "queue_bytes", "rate_bps", "arrival_rate_bps", "departure_rate_bps", "power_w", "red_average"
 ]
 FlowQuantity = Literal["cwnd_segments", "ssthresh_segments", "srtt_s", "in_flight_bytes", "delivered_bytes"]
 

@@ -2,6 +2,7 @@
 
 use crate::port::{Port, PortId};
 use crate::results::{Column, Table};
+use crate::queue::QueueDiscipline;
 use crate::scenario::{FlowQuantity, PortQuantity};
 use crate::sim::{Connection, Flow};
 use crate::time::{to_secs, Time};
@@ -80,6 +81,10 @@ impl Recorder {
                     PortQuantity::ArrivalRateBps => (p.stats.arrived_bytes - self.last_arrived[i]) as f64 * 8.0 / dt,
                     PortQuantity::DepartureRateBps => (p.stats.transmitted_bytes - self.last_sent[i]) as f64 * 8.0 / dt,
                     PortQuantity::PowerW => p.energy.as_ref().map_or(f64::NAN, |m| m.power_w()),
+                    PortQuantity::RedAverage => match &p.discipline {
+                        QueueDiscipline::Red(red) => red.average(),
+                        _ => f64::NAN,
+                    },
                 };
                 self.push(now, Entity::Port(pid), Quantity::Port(q), v);
             }

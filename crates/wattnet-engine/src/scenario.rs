@@ -513,6 +513,9 @@ pub enum PortQuantity {
     DepartureRateBps,
     /// The power drawn at the sampling instant (NaN without a power model).
     PowerW,
+    /// RED's moving average of the queue as of its last update (an arrival), in RED's own unit:
+    /// packets, or bytes in byte mode (aqm.md §2). NaN for other disciplines.
+    RedAverage,
 }
 
 impl PortQuantity {
@@ -524,6 +527,7 @@ impl PortQuantity {
             PortQuantity::ArrivalRateBps => "arrival_rate_bps",
             PortQuantity::DepartureRateBps => "departure_rate_bps",
             PortQuantity::PowerW => "power_w",
+            PortQuantity::RedAverage => "red_average",
         }
     }
 }

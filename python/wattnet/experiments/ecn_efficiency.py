@@ -150,7 +150,7 @@ def base_scenario(n: int, delay_ms: float, errors: bool, ecn: bool) -> Scenario:
         recorder={
             "interval_s": RECORDER_INTERVAL_S,
             "ports": [BOTTLENECK_PORT],
-            "quantities": ["queue_packets", "arrival_rate_bps"],
+            "quantities": ["queue_packets", "arrival_rate_bps", "red_average"],
         },
     )
 
@@ -257,31 +257,11 @@ def corrupted_data_packets(packets: int, size_bytes: int) -> int:
     return data
 
 
-def red_average(series: pd.DataFrame, queue: dict[str, Any]) -> pd.Series:
-    """RED's average queue (aqm.md §2) rebuilt from the recorder's samples of the bottleneck: per
-    interval, the k arrivals (arrived bytes / data-packet bytes) each pull the average toward the
-    queue at the interval's end, avg ← (1 − w_q)^k·avg + (1 − (1 − w_q)^k)·q; an interval with an
-    empty queue and no arrival decays it as the idle decay does, by (1 − w_q)^(interval / s), s the
-    transmission time of a mean-size packet."""
-    w_q = queue["w_q"]
-    wide = series[series["entity"] == BOTTLENECK_PORT].pivot_table(index="time_s", columns="quantity", values="value")
-    arrivals = wide["arrival_rate_bps"].to_numpy() * RECORDER_INTERVAL_S / 8 / DATA_PACKET_BYTES
-    idle_decay = (1 - w_q) ** (RECORDER_INTERVAL_S * BOTTLENECK_RATE_BPS / (8 * queue["mean_packet_bytes"]))
-    average, values = 0.0, []
-    for length, k in zip(wide["queue_packets"].to_numpy(), arrivals):
-        if k == 0 and length == 0:
-            average *= idle_decay
-        else:
-            keep = (1 - w_q) ** k
-            average = keep * average + (1 - keep) * length
-        values.append(average)
-    return pd.Series(values, index=wide.index)
-
-
 def red_region_fraction(series: pd.DataFrame, queue: dict[str, Any], end_s: float) -> float:
     """The share of the experiment (to its last completion) RED's average spends where early
     marking or dropping is in effect: min_th ≤ avg < 2·max_th (gentle), seed §2 and §4."""
-    average = red_average(series, queue)
+    samples = series[(series["entity"] == BOTTLENECK_PORT) & (series["quantity"] == "red_average")]
+    average = samples.set_index("time_s")["value"]
     average = average[average.index <= end_s]
     return float(((average >= queue["min_th"]) & (average < 2 * queue["max_th"])).mean())
 
@@ -756,9 +736,8 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, c
         "TT = time from the client's SYN to the last data byte; mean and sample STD over the 11·n transfers of a run.",
         "Utilisation = the bottleneck's busy time over the experiment (to the last completion).",
         f"E7 reads d = {E7_DELAY_MS} ms (the seed's text gives no d there); the check also shows the other d.",
-        ("E11: the engine exports the instantaneous queue but not RED's average; the average is rebuilt from 50 ms "
-         "samples of the queue and of the bytes arriving (<code>red_average</code>). The RED region is min_th ≤ avg "
-         "&lt; 2·max_th (gentle: where early marking is in effect)."),
+        ("E6, E11: RED's average is sampled every 50 ms as the engine holds it (updated at each arrival, as ns-2's "
+         "<code>ave_</code>). The RED region is min_th ≤ avg &lt; 2·max_th (gentle: where early marking is in effect)."),
         ("Fig. 2 (the CDF of CE marks over sequence numbers) is not drawn: the engine counts CE marks per connection, "
          "not per sequence number."),
     ]  # fmt: skip

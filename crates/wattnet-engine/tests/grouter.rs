@@ -1,5 +1,6 @@
 //! The G-router of the access-router seed (power.md §6–8, targets.md C): AWM + C-EARTH on
-//! the access network of topologies.md §3 with the stepped FTP load of traffic.md §5.
+//! the access network of topologies.md §3 with case study 1's stepped FTP and web load
+//! (traffic.md §5), at half the seed's length.
 
 mod common;
 use common::*;
@@ -9,6 +10,11 @@ use wattnet_engine::{Column, Results};
 const PORT: &str = "grouter->internet";
 /// AWM's queue target: half the 100-packet buffer of 1000 B packets (seed).
 const TARGET: f64 = 50_000.0;
+/// Half the seed's 600 s.
+const SCALE: f64 = 0.5;
+const DURATION: f64 = 600.0 * SCALE;
+/// The end of the first (10-source) phase: 75 s in the seed.
+const FIRST_PHASE_END: f64 = 75.0 * SCALE;
 
 /// topologies.md §3 with `sources` DSL hosts: 1 Mb/s up, 20 Mb/s down, 5 ms; the G-router's
 /// output at `rate_bps` (C_init) with 100 packets and `controller`, 45 ms to the Internet node,
@@ -41,6 +47,55 @@ fn g_router(rate_control: Value) -> Value {
            "rate_control": rate_control})
 }
 
+/// When the j-th of the five leaving sources leaves: traffic.md §5's ramp 25 → 20 over
+/// [350, 600) s as steps at the middle of each fifth (375, 425, …, 575 s), so the number of
+/// sources averages 22.5 over the ramp as the linear ramp does; times scaled by `SCALE`.
+fn leaves_at(j: usize) -> f64 {
+    (350.0 + 50.0 * (j as f64 + 0.5)) * SCALE
+}
+
+/// Case study 1 (traffic.md §5, seed §3) at half length. DSL sources join in groups: 10 at
+/// 0 s, 5 more at 37.5 s, 10 more at 75 s (each group's starts `stagger` s apart), then five
+/// leave one by one (`leaves_at`): 10, 15, 25, then 24 … 20 sources. Each source offers its
+/// 1 Mb/s DSL up-link through FTP (a bulk NewReno flow, ns-2 profile, 1000 B packets) and web
+/// requests, which join the Poisson stream of 5 requests/s with Pareto sizes (mean 200
+/// packets, shape 1.35) spread uniformly over the sources present at the time (one web flow
+/// per interval between source changes). Web flows share their host's up-link with its FTP
+/// flow, so the offered load stays one DSL up-link per source: 10, 15, 25, then 24 … 20 Mb/s,
+/// the seed's demand. TCP flows cannot be stopped, so the five that leave are transfers sized
+/// to end then: ≈ 120 kB/s of payload (1 Mb/s × 960/1000), less ≈ 3 s of start-up.
+fn case_study_1(stagger: f64, rate_bps: f64, controller: Option<Value>) -> Value {
+    let sources = 25;
+    let groups = [(0, 0.0), (10, 75.0 * SCALE), (15, 150.0 * SCALE)];
+    let tcp = json!({"profile": "ns2", "mss_bytes": 960});
+    let mut flows: Vec<Value> = (0..sources)
+        .map(|i| {
+            let &(first, joins) = groups.iter().rev().find(|(first, _)| i >= *first).expect("group 0 starts at 0");
+            let start = joins + stagger * (i - first) as f64;
+            let traffic = if i >= 20 {
+                json!({"type": "transfer", "bytes": (120_000.0 * (leaves_at(24 - i) - start - 3.0)) as u64})
+            } else {
+                json!({"type": "bulk"})
+            };
+            json!({"name": format!("ftp{i}"), "src": format!("src{i}"), "dst": "dst0", "traffic": traffic, "start_s": start,
+                   "tcp": tcp})
+        })
+        .collect();
+    // (from, number of sources present) for each interval between source changes.
+    let mut present: Vec<(f64, usize)> = vec![(groups[0].1, 10), (groups[1].1, 15), (groups[2].1, 25)];
+    present.extend((0..5).map(|j| (leaves_at(j), 24 - j)));
+    for (k, &(from, n)) in present.iter().enumerate() {
+        let to = present.get(k + 1).map_or(DURATION, |next| next.0);
+        let senders: Vec<String> = (0..n).map(|i| format!("src{i}")).collect();
+        flows.push(json!({"name": format!("web{k}"), "src": "src0", "dst": "dst0", "start_s": from, "stop_s": to, "tcp": tcp,
+                          "traffic": {"type": "web", "requests_per_s": 5.0, "mean_segments": 200.0, "shape": 1.35, "senders": senders}}));
+    }
+    let mut nodes: Vec<Value> = (0..sources).map(|i| json!({"name": format!("src{i}")})).collect();
+    nodes.extend(["grouter", "internet", "dst0"].map(|n| json!({"name": n})));
+    json!({"seed": 1, "duration_s": DURATION, "nodes": nodes, "links": access_network(sources, rate_bps, controller), "flows": flows,
+           "recorder": {"interval_s": 0.5, "ports": [PORT], "quantities": ["queue_bytes", "rate_bps", "departure_rate_bps"]}})
+}
+
 /// One series of the recorder's table.
 fn series(r: &Results, entity: &str, quantity: &str) -> Vec<(f64, f64)> {
     let t = r.table("timeseries");
@@ -58,78 +113,55 @@ fn delivered_bytes(r: &Results) -> f64 {
     r.table("flows").u64s("delivered_bytes").iter().sum::<u64>() as f64
 }
 
-/// Case study 1 at half the seed's length (traffic.md §5 scaled 600 → 300 s): 10 FTP sources
-/// from 0 s, 15 from 60 s, 25 from 120 s, then one leaves every 12 s from 252 s (25 → 20 over
-/// [240, 300) s). Each DSL source offers 1 Mb/s; TCP flows cannot be stopped, so the five
-/// that leave are transfers sized to end then: ≈ 120 kB/s of payload (1 Mb/s × 960/1000),
-/// less ≈ 3 s of start-up (slow start overflows the 100-packet DSL buffer and recovers).
-/// Starts are staggered by `stagger` s. NewReno (ns-2 profile), 1000 B packets.
-fn case_study_1(stagger: f64, rate_bps: f64, controller: Option<Value>) -> Value {
-    let sources = 25;
-    let flows: Vec<Value> = (0..sources)
-        .map(|i| {
-            let start = match i {
-                0..=9 => stagger * i as f64,
-                10..=14 => 60.0 + stagger * (i - 10) as f64,
-                _ => 120.0 + stagger * (i - 15) as f64,
-            };
-            let traffic = if i >= 20 {
-                let end = 240.0 + 12.0 * (i - 19) as f64;
-                json!({"type": "transfer", "bytes": (120_000.0 * (end - start - 3.0)) as u64})
-            } else {
-                json!({"type": "bulk"})
-            };
-            json!({"name": format!("ftp{i}"), "src": format!("src{i}"), "dst": "dst0", "traffic": traffic, "start_s": start,
-                   "tcp": {"profile": "ns2", "mss_bytes": 960}})
-        })
-        .collect();
-    let mut nodes: Vec<Value> = (0..sources).map(|i| json!({"name": format!("src{i}")})).collect();
-    nodes.extend(["grouter", "internet", "dst0"].map(|n| json!({"name": n})));
-    json!({"seed": 1, "duration_s": 300.0, "nodes": nodes, "links": access_network(sources, rate_bps, controller), "flows": flows,
-           "recorder": {"interval_s": 0.5, "ports": [PORT], "quantities": ["queue_bytes", "rate_bps", "departure_rate_bps"]}})
-}
-
-fn utilisation(r: &Results, duration_s: f64) -> f64 {
+fn utilisation(r: &Results) -> f64 {
     // metrics.md §C: bits sent on the G-router's output / ∫C(t) dt.
-    port_u64(r, PORT, "transmitted_bytes") as f64 * 8.0 / (port_f64(r, PORT, "mean_rate_bps") * duration_s)
+    port_u64(r, PORT, "transmitted_bytes") as f64 * 8.0 / (port_f64(r, PORT, "mean_rate_bps") * DURATION)
 }
 
-/// targets.md C1–C3 with AWM + C-EARTH, against the over-provisioned run (no controller,
-/// 100 Mb/s) whose per-phase throughput is the offered load: 10, 15, 25, then 23.2 and
-/// 21.8 Mb/s on average over the last two 30 s.
+/// The same ratio from `from` to the end, from the recorder's 0.5 s bins (bits sent per bin
+/// over C sampled at each bin's end).
+fn utilisation_from(r: &Results, from: f64) -> f64 {
+    mean_over(&series(r, PORT, "departure_rate_bps"), from, DURATION) / mean_over(&series(r, PORT, "rate_bps"), from, DURATION)
+}
+
+/// targets.md C1–C3 with AWM + C-EARTH against the over-provisioned run (no controller,
+/// 100 Mb/s), whose throughput is the offered load, for starts staggered by 0.5, 1 and 2 s.
 ///
-/// What holds, for starts staggered by 0.5, 1 and 2 s:
-/// - C2: the time-average queue within ±20 % of T (44–49 kB measured);
-/// - C1: C within 5 % of the offered load over the second half of the 15-source phase,
-///   within 10 % over the last 30 s (the sources leaving one by one), and at least 75 % of it
-///   in the 25-source phase (19.6–24.9 Mb/s for 25).
+/// What holds: the throughput is ≥ 95 % of the over-provisioned run's (issue 4's bar; 100.0–100.7 %
+/// measured: AWM's windows spare the DSL up-links some slow-start losses); from the end of the
+/// first phase on, the utilisation is ≥ 95 % (97.6–99.0 % measured), the queue averages within
+/// ±20 % of T (44–47 kB), and C stays within 5 % of the offered load once each step has
+/// settled (24.7–24.9 Mb/s for 25 over [100, 175) s, 23.6–23.7 for 23.7–23.8 over the ramp).
 ///
-/// What does not: C-EARTH moves C by the queue's change over an RTT (eq. 3–4), so from an
-/// over-provisioned start whose queue does not vary (ten 1 Mb/s sources into 20 Mb/s, a
-/// periodic arrival pattern) C stays at C_init: with starts 0.5 s apart it is still 20 Mb/s
-/// for the 10 Mb/s of the first phase. And when AWM holds the queue steady away from T_CE,
-/// C stops short of the load (the 25-source phase). For staggers of 0.5 to 3 s, utilisation
-/// measured 86–95 % and throughput 81–97 % of the over-provisioned run, where the seed reports
-/// 98.97 % and 99.17 % (C3); 217–724 packets dropped at the G-router, where the seed has none
-/// (C2).
-/// The bounds below (85 %, 80 %) guard against the collapse of C the per-packet C-EARTH and
-/// flow estimate produced (C = 2.7 Mb/s over [90, 120) s for 15 Mb/s), not the seed's figures.
+/// What does not: the utilisation over the whole run is 91.6–93.5 % (seed: 98.97 %), short of
+/// issue 4's 95 %, all of it in the first phase. C-EARTH moves C by |Δq|/RTT (eq. 3–4) and by
+/// nothing else, so with C_init = 20 Mb/s (topologies.md §3's default; the seed gives none)
+/// and 7–10 Mb/s offered through 1 Mb/s DSL up-links, the queue stays empty (0 B at the RTT
+/// boundaries), Δq = 0, and C stays near C_init: 19.7–19.9 Mb/s over [0, 20) s and 18.8–19.8
+/// over [20, 37.5). The seed's §2 says an empty queue reveals that C is too high, but none of its
+/// equations turns that into a change of C (eq. 5 only lowers the flow estimate as AWM raises
+/// swnd). Per-packet C-EARTH (Δq between consecutive packet events) does come down from
+/// C_init, but is bistable: with FTP alone and ns-2's enqueue/dequeue pair for a packet that finds
+/// the queue idle, one stagger tracked (99.5 % utilisation, 100.1 % throughput) and the next
+/// overshot below the load, AWM cut swnd by the queue's rise over a flow estimate clamped at 1,
+/// and with β scaled down with C the windows never recovered (C at C_min, 0.6 % throughput); with
+/// the web load it held 98.4 % utilisation but 70.6–73.3 % throughput.
 #[test]
 fn c_earth_follows_the_load_with_the_queue_near_its_target() {
     for stagger in [0.5, 1.0, 2.0] {
         let over = run(case_study_1(stagger, 100e6, None));
         let r = run(case_study_1(stagger, 20e6, Some(g_router(json!({"type": "c_earth"})))));
-        let queue = port_f64(&r, PORT, "mean_queue_bytes");
+        let ratio = delivered_bytes(&r) / delivered_bytes(&over);
+        assert!(ratio >= 0.95, "stagger {stagger}: throughput ratio {ratio}");
+        let util = utilisation_from(&r, FIRST_PHASE_END);
+        assert!(util >= 0.95, "stagger {stagger}: utilisation from {FIRST_PHASE_END} s {util} (whole run {})", utilisation(&r));
+        let queue = mean_over(&series(&r, PORT, "queue_bytes"), FIRST_PHASE_END, DURATION);
         assert!((0.8 * TARGET..1.2 * TARGET).contains(&queue), "stagger {stagger}: mean queue {queue}");
         let (c, offered) = (series(&r, PORT, "rate_bps"), series(&over, PORT, "departure_rate_bps"));
-        for (from, to, tolerance) in [(90.0, 120.0, 0.05), (270.0, 300.0, 0.10)] {
+        for (from, to) in [(100.0, 175.0), (175.0, DURATION)] {
             let (c, o) = (mean_over(&c, from, to), mean_over(&offered, from, to));
-            assert!((c - o).abs() <= tolerance * o, "stagger {stagger}, [{from}, {to}): C {c} for {o}");
+            assert!((c - o).abs() <= 0.05 * o, "stagger {stagger}, [{from}, {to}): C {c} for {o}");
         }
-        let (c3, o3) = (mean_over(&c, 180.0, 240.0), mean_over(&offered, 180.0, 240.0));
-        assert!((24.9e6..25.1e6).contains(&o3) && c3 >= 0.75 * o3, "stagger {stagger}: C {c3} for {o3}");
-        let (util, ratio) = (utilisation(&r, 300.0), delivered_bytes(&r) / delivered_bytes(&over));
-        assert!(util >= 0.85 && ratio >= 0.80, "stagger {stagger}: utilisation {util}, throughput ratio {ratio}");
     }
 }
 
@@ -137,10 +169,9 @@ fn c_earth_follows_the_load_with_the_queue_near_its_target() {
 /// one step at a time, at most one per RTT_k (N₀·swnd₀/C₀ = 0.25 s, which the clamp of N
 /// can only raise), down after the queue has been empty for an RTT and up after it has
 /// stayed above T for one. It settles on the smallest rate that carries each phase: 10, 15,
-/// 25, and 25 Mb/s for the last 30 s (21.8 Mb/s offered). With C never below the load, nothing
-/// is lost and the throughput is the over-provisioned one; the utilisation is the offered
-/// load over ∫C: ≈ (10·60 + 15·60 + 25·120 + 23.2·30 + 21.8·30)/(10·60 + 15·60 + 25·180)
-/// ≈ 0.98 (0.97 measured, with the start-up).
+/// 25, and 25 Mb/s over the ramp (24 → 20 sources). With C never below the load, the G-router
+/// loses only what a web burst brings while C steps up (17 of 792 061 packets measured), and
+/// the throughput is the over-provisioned one (101 %); the utilisation is 96.4 %.
 #[test]
 fn earth_steps_to_the_smallest_rate_that_carries_the_load() {
     let rates: Vec<f64> = (1..=10).map(|i| 5e6 * i as f64).collect();
@@ -154,10 +185,11 @@ fn earth_steps_to_the_smallest_rate_that_carries_the_load() {
         assert!(i == 0 || t[i] - t[i - 1] >= 0.25, "at most one change per RTT_k: {:?}", &t[..=i]);
     }
     let c = series(&r, PORT, "rate_bps");
-    for (from, to, rate) in [(30.0, 60.0, 10e6), (90.0, 120.0, 15e6), (180.0, 240.0, 25e6), (270.0, 300.0, 25e6)] {
+    for (from, to, rate) in [(20.0, 37.5, 10e6), (55.0, 75.0, 15e6), (100.0, 175.0, 25e6), (250.0, 300.0, 25e6)] {
         assert!(c.iter().filter(|(t, _)| *t > from && *t <= to).all(|&(_, v)| v == rate), "[{from}, {to}) at {rate}");
     }
-    assert_eq!(port_u64(&r, PORT, "dropped_packets"), 0);
+    let (dropped, sent) = (port_u64(&r, PORT, "dropped_packets"), port_u64(&r, PORT, "transmitted_packets"));
+    assert!(dropped * 10_000 <= sent, "{dropped} of {sent} packets dropped");
     assert!(delivered_bytes(&r) >= 0.99 * delivered_bytes(&over));
-    assert!(utilisation(&r, 300.0) >= 0.95);
+    assert!(utilisation(&r) >= 0.95);
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from wattnet.topology._fragment import ParameterChecks, Topology, droptail, link, nodes_named
 
 
@@ -21,6 +23,7 @@ def access_network(
     internet_buffer_packets: int = 100,
     access_buffer_packets: int = 100,
     reverse_buffer_packets: int = 1000,
+    g_router_controller: dict[str, Any] | None = None,
 ) -> Topology:
     """Sources ``src0..`` on DSL lines to ``grouter``, which feeds ``internet``, which serves
     destinations ``dst0..``.
@@ -33,6 +36,8 @@ def access_network(
     C_max) with ``internet_buffer_packets``; with one destination that is the single port
     ``internet->dst0``, which case study 2 slows to 12 Mb/s at 300 s. Queues toward the sources
     hold ``reverse_buffer_packets``. One-way delays 5 + 45 + 50 ms make the seed's 200 ms RTT.
+    ``g_router_controller`` (a scenario controller table, e.g. the G-router's AWM + C-EARTH)
+    manages ``grouter->internet``; without it the port keeps its rate (not controlled).
     """
     checks = ParameterChecks()
     checks.count("n_sources", n_sources)
@@ -79,14 +84,12 @@ def access_network(
         )
         for source in sources
     ]
+    g_router_port: dict[str, Any] = {"rate_bps": float(g_router_rate_bps), "queue": droptail(g_router_buffer_packets)}
+    if g_router_controller is not None:
+        g_router_port["controller"] = g_router_controller
     links.append(
         link(
-            "grouter",
-            "internet",
-            g_router_max_rate_bps,
-            g_router_delay_s,
-            reverse_buffer_packets,
-            a_to_b={"rate_bps": float(g_router_rate_bps), "queue": droptail(g_router_buffer_packets)},
+            "grouter", "internet", g_router_max_rate_bps, g_router_delay_s, reverse_buffer_packets, a_to_b=g_router_port
         )
     )
     links += [

@@ -12,9 +12,21 @@
 //! off the window at every one-packet rise and fall of the queue, faster than β restores it
 //! (over the 600 s case study, C averaged 3.3 Mb/s for a load averaging 20 Mb/s).
 //!
+//! The once-per-RTT reading is seed §2.2's own: the queue variation "should be averaged along
+//! a time interval of duration equal to the round-trip time", and Δq/RTT_k (eq. 3) is then the
+//! mismatch between arrival and service rate over that interval.
+//!
 //! Eq. 5 and eq. 7 together keep N·swnd/C (the RTT estimate) as it starts unless N is
 //! clamped, so N₀ must be set with swnd₀ and C₀ for the estimate to be a round-trip time:
 //! N₀ = C₀·RTT/swnd₀.
+//!
+//! What the equations cannot do: C moves by |Δq|/RTT·g and by nothing else, so a queue that
+//! stays put leaves C where it is. An over-provisioned start whose queue stays empty keeps C at
+//! C_init, although seed §2 says an empty queue reveals the waste (no equation turns AWM's
+//! growing swnd into a lower C). In the access-router case study (tests/grouter.rs) that costs
+//! the first phase: utilisation 91.6–93.5 % over the run, 97.6–99 % after it. Likewise, when a
+//! node downstream becomes the bottleneck the G-router's queue drains and stays near empty,
+//! and C drifts down to the bottleneck's rate only over ≈ 150 s (`wattnet reproduce g-router`).
 
 use serde::{Deserialize, Serialize};
 

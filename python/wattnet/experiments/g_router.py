@@ -1,0 +1,635 @@
+"""Seed 002 (``002_59132b65911c20c3.txt``), §3: the G-router — AWM holding its output queue near a
+target by rewriting the advertised window of ACKs, and C-EARTH tuning the service rate C — at the
+access router of DSL sources, in case study 1 (the offered load steps 10 → 15 → 25 → 20 Mb/s; Fig. 2)
+and case study 2 (the Internet node becomes the bottleneck halfway; Fig. 3).
+
+    wattnet reproduce g-router --quick --out out/gr
+
+Scenario (targets.md §C, topologies.md §3, traffic.md §5, power.md §6–7, metrics.md §C): 25 DSL
+hosts (1 Mb/s up, 20 Mb/s down) — G-router — Internet node — destination, 200 ms round-trip
+propagation, 100-packet buffers, 1000 B packets, NewReno with the ``ns2`` profile (the seed ran
+ns-2.30). Sources join in groups (10 at 0 s, 5 at 75 s, 10 at 150 s) and five leave one by one over
+[350, 600) s; each runs an FTP transfer and web requests (Poisson 5/s over the sources present,
+Pareto sizes of mean 200 packets and shape 1.35). The G-router's output starts at C_init = 20 Mb/s
+with AWM (T = 50 packets, β = 10 kb/s) and C-EARTH (T_C-EARTH = 0.95·T) up to C_max = 100 Mb/s;
+the over-provisioned and not-controlled (NC) runs keep 100 Mb/s without AWM. In case study 2 the
+Internet node's output drops to 12 Mb/s at 300 s. ``--quick`` halves every time (a 300 s run, the
+design of ``crates/wattnet-engine/tests/grouter.rs``) and runs one replication instead of five.
+
+Finding: C-EARTH changes C by |Δq|/RTT·g (eq. 3–4) and by nothing else, so C stays where it is while
+the G-router's queue stays put. With an over-provisioned start (C_init twice the first phase's load)
+the queue stays empty and C stays near C_init through the first phase, which costs C1 and C3's
+utilisation (94.4 % over the full run, 99.7 % after the first phase). When the Internet node becomes
+the bottleneck, the G-router's queue drains and stays near empty, so C drifts down for ≈ 150 s before
+it reaches the bottleneck's rate, and the Internet node loses packets all that time (C5, C6; C4 passes
+in the full run, whose second half of the bottleneck period comes after that). The checks fail where
+the seed is not met and say by how much.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from wattnet.experiments.report import (
+    check,
+    plt,
+    rounded,
+    save_figure,
+    table_html,
+    write_checks,
+    write_report,
+    write_tables,
+)
+from wattnet.scenario import Scenario
+from wattnet.sweep import mean_ci, sweep
+from wattnet.topology.access import access_network
+
+NAME = "g-router"
+SEED_FILE = "002_59132b65911c20c3.txt"
+G_PORT = "grouter->internet"
+INTERNET_PORT = "internet->dst0"
+
+# Seed §3: MTU 1000 B, buffers of 100 packets, AWM target half the buffer, β = 10 kb/s, γ = 0.95.
+PACKET_BYTES = 1000
+MSS_BYTES = 960  # 1000 B packets less 40 B of TCP/IP headers
+BUFFER_PACKETS = 100
+TARGET_BYTES = BUFFER_PACKETS * PACKET_BYTES / 2
+GAMMA = 0.95
+BETA_BPS = 10e3
+# topologies.md §3 defaults (the seed gives neither): C_init and the "unlimited" C_max.
+C_INIT_BPS = 20e6
+C_MAX_BPS = 100e6
+# power.md §6: swnd₀ = 64 KB. N₀ = C₀·RTT/swnd₀ makes eq. 7's estimate N₀·swnd₀/C₀ (which eqs. 5
+# and 7 then keep) a round-trip time: 200 ms of propagation, T/C₀ = 20 ms of queueing and 8 ms of
+# DSL serialisation, rounded up to 0.25 s (the spec's N₀ = 1 would make it 26 ms).
+INITIAL_WINDOW_BYTES = 65536.0
+RTT_ESTIMATE_S = 0.25
+
+# traffic.md §5 and seed §3 (times of the 600 s run; --quick scales them).
+RUN_S = 600.0
+SOURCES = 25
+GROUPS = [(0, 0.0), (10, 75.0), (15, 150.0)]  # (first source, time the group joins)
+RAMP_S = (350.0, 600.0)  # the number of sources falls 25 → 20 over this interval
+LEAVING = 5
+STAGGER_S = 1.0  # between the starts of a group's sources (not in the seed)
+UPLINK_BPS = 1e6
+PAYLOAD_BYTES_PER_S = UPLINK_BPS / 8 * MSS_BYTES / PACKET_BYTES
+START_UP_S = 3.0  # slow start overflowing the DSL buffer and recovering, before the up-link is full
+WEB = {"type": "web", "requests_per_s": 5.0, "mean_segments": 200.0, "shape": 1.35}
+TCP = {"profile": "ns2", "mss_bytes": MSS_BYTES}
+
+# Case study 2 (topologies.md §3 default): the Internet node's output from 300 s.
+BOTTLENECK_AT_S = 300.0
+BOTTLENECK_BPS = 12e6
+FULL_FRACTION = 0.9  # a buffer at ≥ 90 % of its 100 packets counts as full (C5)
+
+# The windows C1 and C4 compare C with the load over: the second half of each constant phase
+# (after C has had time to follow the step) and the whole ramp; case study 2's last 25-source
+# stretch before the bottleneck, and the second half of the bottleneck period.
+PHASES = [("10 sources", 37.5, 75.0), ("15 sources", 112.5, 150.0), ("25 sources", 250.0, 350.0),
+          ("ramp 25 → 20", 350.0, 600.0)]  # fmt: skip
+CASE2_WINDOWS = [("before the bottleneck (25 sources)", 225.0, 300.0), ("bottleneck", 450.0, 600.0)]
+
+RECORDER_BIN_S = 0.5
+BASE_SEED = 1
+FULL = {"scale": 1.0, "replications": 5}
+QUICK = {"scale": 0.5, "replications": 1}
+
+OVER, NC, CONTROLLED = "over-provisioned", "not controlled", "AWM/C-EARTH"
+CASES = {1: [OVER, CONTROLLED], 2: [NC, CONTROLLED]}
+
+# targets.md §C.
+SEED_UTILISATION_PCT = 98.97
+SEED_THROUGHPUT_PCT = 99.17
+SEED_LOSS_REDUCTION_PCT = 97.0
+
+
+def slug(configuration: str) -> str:
+    """``AWM/C-EARTH`` → ``awm-c-earth``: the configuration's name in paths."""
+    return configuration.replace("/", "-").replace(" ", "-").lower()
+
+
+def g_router_controller() -> dict[str, Any]:
+    """AWM + C-EARTH with the seed's T, γ and β (power.md §6–7), C_min 100 kb/s (default) and C_max."""
+    return {
+        "type": "g_router",
+        "target_bytes": TARGET_BYTES,
+        "gamma": GAMMA,
+        "beta_bps": BETA_BPS,
+        "mtu_bytes": float(PACKET_BYTES),
+        "initial_window_bytes": INITIAL_WINDOW_BYTES,
+        "initial_flows": C_INIT_BPS / 8 * RTT_ESTIMATE_S / INITIAL_WINDOW_BYTES,
+        "max_rate_bps": C_MAX_BPS,
+        "rate_control": {"type": "c_earth"},
+    }
+
+
+def leave_times(scale: float) -> list[float]:
+    """When the leaving sources leave: the ramp as one step in the middle of each fifth of it, so
+    the number of sources averages 22.5 over the ramp as the linear ramp does (375, 425, … 575 s)."""
+    start, end = RAMP_S
+    step = (end - start) / LEAVING
+    return [(start + step * (j + 0.5)) * scale for j in range(LEAVING)]
+
+
+def sources_present(scale: float) -> list[tuple[float, int]]:
+    """(from_s, number of sources) for every interval between two changes of the source set."""
+    # Once group k has joined, the sources present are those before group k + 1's first.
+    counts = [first for first, _ in GROUPS[1:]] + [SOURCES]
+    present = [(joins * scale, count) for (_, joins), count in zip(GROUPS, counts, strict=True)]
+    return present + [(t, SOURCES - 1 - j) for j, t in enumerate(leave_times(scale))]
+
+
+def case_study_flows(scale: float, stagger_s: float = STAGGER_S) -> list[dict[str, Any]]:
+    """traffic.md §5's sources: source i (host ``src{i}``) runs an FTP flow from its group's joining
+    time (the group's starts ``stagger_s`` apart), a bulk transfer for the sources that stay and,
+    for the five that leave (TCP flows cannot be stopped), a transfer of ≈ 120 kB/s of payload until
+    it leaves, less the start-up. Web requests join one Poisson stream of 5/s spread uniformly over
+    the sources present (one web flow per interval between source changes), so they share their
+    host's up-link with its FTP flow and the offered load stays one up-link per source."""
+    leaving = dict(zip(range(SOURCES - 1, SOURCES - 1 - LEAVING, -1), leave_times(scale), strict=True))
+    flows = []
+    for i in range(SOURCES):
+        first, joins = max((group for group in GROUPS if group[0] <= i), key=lambda group: group[0])
+        start = joins * scale + stagger_s * (i - first)
+        traffic: dict[str, Any] = {"type": "bulk"}
+        if i in leaving:
+            traffic = {"type": "transfer", "bytes": int(PAYLOAD_BYTES_PER_S * (leaving[i] - start - START_UP_S))}
+        flows.append(
+            {"name": f"ftp{i}", "src": f"src{i}", "dst": "dst0", "traffic": traffic, "start_s": start, "tcp": TCP}
+        )
+    present = sources_present(scale)
+    for k, (start, count) in enumerate(present):
+        stop = present[k + 1][0] if k + 1 < len(present) else RUN_S * scale
+        senders = [f"src{i}" for i in range(count)]
+        flows.append({"name": f"web{k}", "src": "src0", "dst": "dst0", "start_s": start, "stop_s": stop, "tcp": TCP,
+                      "traffic": {**WEB, "senders": senders}})  # fmt: skip
+    return flows
+
+
+def base_scenario(case: int, configuration: str, scale: float) -> Scenario:
+    """Case study ``case`` (1 or 2) with the G-router ``configuration`` (OVER, NC or CONTROLLED)."""
+    controlled = configuration == CONTROLLED
+    topology = access_network(
+        SOURCES,
+        g_router_rate_bps=C_INIT_BPS if controlled else C_MAX_BPS,
+        g_router_max_rate_bps=C_MAX_BPS,
+        g_router_buffer_packets=BUFFER_PACKETS,
+        internet_buffer_packets=BUFFER_PACKETS,
+        access_buffer_packets=BUFFER_PACKETS,
+        g_router_controller=g_router_controller() if controlled else None,
+    )
+    events = []
+    if case == 2:
+        events.append({"action": "set_rate", "at_s": BOTTLENECK_AT_S * scale, "port": INTERNET_PORT,
+                       "rate_bps": BOTTLENECK_BPS})  # fmt: skip
+    return topology.scenario(
+        name=f"g-router-case{case}-{slug(configuration)}",
+        seed=BASE_SEED,
+        duration_s=RUN_S * scale,
+        flows=case_study_flows(scale),
+        events=events,
+        recorder={"interval_s": RECORDER_BIN_S, "ports": [G_PORT, INTERNET_PORT],
+                  "quantities": ["queue_bytes", "rate_bps", "departure_rate_bps"]},
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------
+
+
+def store_dir(case: int, configuration: str) -> Path:
+    return Path("store") / f"case{case}" / slug(configuration)
+
+
+def run_all(
+    out: Path, config: dict[str, Any], executor: Any = "local", workers: int | None = None, progress: bool = False
+) -> pd.DataFrame:
+    """Every (case, configuration) sweep, ``config["replications"]`` runs each, cached under
+    ``out/store``; one row per run with its metrics (``run_metrics``)."""
+    rows = []
+    for case, configurations in CASES.items():
+        for configuration in configurations:
+            store = out / store_dir(case, configuration)
+            base = base_scenario(case, configuration, config["scale"])
+            table = sweep(base, None, config["replications"], out=store, executor=executor, workers=workers,
+                          progress=progress)  # fmt: skip
+            failed = table[table["status"] != "done"]
+            if len(failed):
+                raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+            for _, run in table.iterrows():
+                rows.append({
+                    "case": case,
+                    "configuration": configuration,
+                    "replication": int(run["replication"]),
+                    "seed": int(run["seed"]),
+                    **run_metrics(store / "runs" / run["key"], case, config["scale"]),
+                    "key": run["key"],
+                    "store": store_dir(case, configuration).as_posix(),
+                })  # fmt: skip
+    return add_references(pd.DataFrame(rows))
+
+
+def timeseries(run_dir: Path) -> pd.DataFrame:
+    """The recorder's samples, one row per time and one column per ``port quantity``."""
+    ts = pd.read_parquet(run_dir / "timeseries.parquet")
+    wide = ts.pivot_table(index="time_s", columns=["entity", "quantity"], values="value")
+    wide.columns = [f"{entity} {quantity}" for entity, quantity in wide.columns]
+    return wide
+
+
+def window_mean(series: pd.Series, start_s: float, end_s: float) -> float:
+    """The mean of the samples at times in (start_s, end_s] (each sample closes its bin)."""
+    return float(series[(series.index > start_s) & (series.index <= end_s)].mean())
+
+
+def run_metrics(run_dir: Path, case: int, scale: float) -> dict[str, float]:
+    """metrics.md §C for one run of case study ``case``, and what the checks read from its samples."""
+    duration = RUN_S * scale
+    ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
+    flows = pd.read_parquet(run_dir / "flows.parquet")
+    g, internet = ports.loc[G_PORT], ports.loc[INTERNET_PORT]
+    ts = timeseries(run_dir)
+    sent, rate = ts[f"{G_PORT} departure_rate_bps"], ts[f"{G_PORT} rate_bps"]
+    first_phase_end = GROUPS[1][1] * scale
+    after = ts.index > BOTTLENECK_AT_S * scale
+    internet_queue = ts[f"{INTERNET_PORT} queue_bytes"]
+    # Case 2: how long after the bottleneck C first comes within 10 % of the Internet node's rate.
+    adapted = ts.index[after & (rate <= 1.1 * BOTTLENECK_BPS)]
+    adaptation_s = adapted.min() - BOTTLENECK_AT_S * scale if case == 2 and len(adapted) else np.nan
+    return {
+        "mean_rate_mbps": float(g["mean_rate_bps"]) / 1e6,
+        # metrics.md §C: bits sent on the G-router's output over ∫C(t) dt.
+        "utilisation_pct": 100 * float(g["transmitted_bytes"]) * 8 / (float(g["mean_rate_bps"]) * duration),
+        # The same from the end of the first phase, from the 0.5 s samples (a diagnostic).
+        "utilisation_after_first_phase_pct": 100 * window_mean(sent, first_phase_end, duration)
+        / window_mean(rate, first_phase_end, duration),
+        "goodput_mbps": float(flows["delivered_bytes"].sum()) * 8 / duration / 1e6,
+        "mean_queue_packets": float(g["mean_queue_bytes"]) / PACKET_BYTES,
+        "queue_std_packets": float(ts[f"{G_PORT} queue_bytes"].std()) / PACKET_BYTES,
+        "mean_queue_after_first_phase_packets": window_mean(ts[f"{G_PORT} queue_bytes"], first_phase_end, duration)
+        / PACKET_BYTES,
+        "g_router_drops": int(g["dropped_packets"]),
+        "g_router_drop_pct": 100 * float(g["dropped_packets"]) / max(float(g["transmitted_packets"]), 1.0),
+        "internet_drops": int(internet["dropped_packets"]),
+        # metrics.md §C: the drops at the Internet node and at the G-router.
+        "drops_total": int(g["dropped_packets"] + internet["dropped_packets"]),
+        "internet_full_pct_after_bottleneck": 100 * float(
+            (internet_queue[after] >= FULL_FRACTION * BUFFER_PACKETS * PACKET_BYTES).mean()
+        ),
+        "adaptation_s": float(adaptation_s),
+        # Losses on the DSL up-links (slow start overflowing their buffers) and what TCP resent.
+        "uplink_drops": int(ports.loc[ports.index.str.endswith("->grouter"), "dropped_packets"].sum()),
+        "retransmissions": int(pd.read_parquet(run_dir / "connections.parquet")["retransmissions"].sum()),
+    }  # fmt: skip
+
+
+def add_references(runs: pd.DataFrame) -> pd.DataFrame:
+    """The throughput ratio (metrics.md §C) against the uncontrolled run of the same case and
+    replication (same seeds: common random numbers), and case study 2's lost-packet reduction."""
+    runs = runs.copy()
+    reference = runs[runs["configuration"] != CONTROLLED].set_index(["case", "replication"])
+    index = pd.MultiIndex.from_frame(runs[["case", "replication"]])
+    runs["throughput_ratio_pct"] = (
+        100 * runs["goodput_mbps"].to_numpy() / reference["goodput_mbps"].reindex(index).to_numpy()
+    )
+    case2 = (runs["case"] == 2).to_numpy()
+    reference_drops = reference["drops_total"].reindex(index).to_numpy()
+    runs["loss_reduction_pct"] = np.nan
+    runs.loc[case2, "loss_reduction_pct"] = 100 * (1 - runs["drops_total"].to_numpy()[case2] / reference_drops[case2])
+    return runs
+
+
+def summarise(runs: pd.DataFrame) -> pd.DataFrame:
+    """Means over the replications of each case and configuration, with 95 % CI half-widths."""
+    columns = ["mean_rate_mbps", "utilisation_pct", "utilisation_after_first_phase_pct", "goodput_mbps",
+               "throughput_ratio_pct", "mean_queue_packets", "queue_std_packets", "mean_queue_after_first_phase_packets",
+               "g_router_drops", "g_router_drop_pct", "internet_drops", "drops_total", "internet_full_pct_after_bottleneck",
+               "adaptation_s", "uplink_drops", "retransmissions", "loss_reduction_pct"]  # fmt: skip
+    rows = []
+    for (case, configuration), group in runs.groupby(["case", "configuration"], sort=False):
+        row: dict[str, Any] = {"case": case, "configuration": configuration, "replications": len(group)}
+        for column in columns:
+            row[column], row[f"{column}_ci95"] = mean_ci(group[column].astype(float).to_numpy())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def traces(out: Path, runs: pd.DataFrame, case: int, configuration: str, replication: int = 0) -> pd.DataFrame:
+    run = runs[(runs["case"] == case) & (runs["configuration"] == configuration) & (runs["replication"] == replication)]
+    return timeseries(out / run["store"].iloc[0] / "runs" / run["key"].iloc[0])
+
+
+def phase_table(out: Path, runs: pd.DataFrame, scale: float) -> pd.DataFrame:
+    """C against the offered load (the over-provisioned run's throughput at the G-router, same
+    replication) in C1's and C4's windows, per run of AWM/C-EARTH; for case study 2's bottleneck
+    window the reference is the Internet node's rate."""
+    rows = []
+    for _, run in runs[runs["configuration"] == CONTROLLED].iterrows():
+        ts = traces(out, runs, run["case"], CONTROLLED, run["replication"])
+        offered = traces(out, runs, 1, OVER, run["replication"])[f"{G_PORT} departure_rate_bps"]
+        windows = PHASES if run["case"] == 1 else CASE2_WINDOWS
+        for label, start, end in windows:
+            start, end = start * scale, end * scale
+            reference = BOTTLENECK_BPS if label == "bottleneck" else window_mean(offered, start, end)
+            rows.append({
+                "case": run["case"], "replication": run["replication"], "window": label, "from_s": start, "to_s": end,
+                "c_mbps": window_mean(ts[f"{G_PORT} rate_bps"], start, end) / 1e6,
+                "reference_mbps": reference / 1e6,
+                "reference": "Internet node rate" if label == "bottleneck" else "offered load",
+                "queue_packets": window_mean(ts[f"{G_PORT} queue_bytes"], start, end) / PACKET_BYTES,
+            })  # fmt: skip
+    table = pd.DataFrame(rows)
+    table["error_pct"] = 100 * (table["c_mbps"] - table["reference_mbps"]) / table["reference_mbps"]
+    return table
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks (targets.md §C, C1–C6)
+# ---------------------------------------------------------------------------------------------
+
+
+def _mean(summary: pd.DataFrame, case: int, configuration: str, column: str) -> float:
+    row = summary[(summary["case"] == case) & (summary["configuration"] == configuration)]
+    return float(row[column].iloc[0])
+
+
+def tracking(windows: pd.DataFrame) -> dict[str, dict[str, float | None]]:
+    """C and its reference (Mb/s) per window, for checks.json."""
+    return {
+        window: {"C_mbps": rounded(row["c_mbps"]), "reference_mbps": rounded(row["reference_mbps"])}
+        for window, row in windows.iterrows()
+    }
+
+
+def checks(summary: pd.DataFrame, phases: pd.DataFrame) -> list[dict[str, Any]]:
+    by_window = phases.groupby(["case", "window"], sort=False)[["c_mbps", "reference_mbps", "error_pct"]].mean()
+    c1 = by_window.loc[1]
+    c4 = by_window.loc[2]
+    queue = _mean(summary, 1, CONTROLLED, "mean_queue_packets")
+    queue_std = _mean(summary, 1, CONTROLLED, "queue_std_packets")
+    drops = _mean(summary, 1, CONTROLLED, "g_router_drops")
+    util = _mean(summary, 1, CONTROLLED, "utilisation_pct")
+    ratio = _mean(summary, 1, CONTROLLED, "throughput_ratio_pct")
+    nc_full = _mean(summary, 2, NC, "internet_full_pct_after_bottleneck")
+    ctl_full = _mean(summary, 2, CONTROLLED, "internet_full_pct_after_bottleneck")
+    reduction = _mean(summary, 2, CONTROLLED, "loss_reduction_pct")
+    target_packets = TARGET_BYTES / PACKET_BYTES
+    return [
+        check(
+            "C1", "Case 1: C(t) follows the demand (≈ 10, 15, 25 Mb/s, then a fall to ≈ 20 Mb/s)",
+            "C(t) follows every variation of the offered load (Fig. 2a)",
+            tracking(c1),
+            "mean C within ±10 % of the mean offered load over the second half of each phase and over the ramp",
+            bool((c1["error_pct"].abs() <= 10).all()),
+        ),
+        check(
+            "C2", "Case 1: q(t) stays close to T = 50 packets with small oscillations; no losses at the G-router",
+            {"queue_packets": target_packets, "g_router_drops": 0},
+            {"mean_queue_packets": rounded(queue), "queue_std_packets": rounded(queue_std),
+             "g_router_drops": rounded(drops, 1), "g_router_drop_pct": rounded(_mean(summary, 1, CONTROLLED, "g_router_drop_pct"), 4)},
+            "mean queue within ±20 % of T (40–60 packets), its standard deviation over the 0.5 s samples at most "
+            "20 % of T (10 packets), and no packet dropped at the G-router",
+            abs(queue - target_packets) <= 0.2 * target_packets and queue_std <= 0.2 * target_packets and drops == 0,
+        ),
+        check(
+            "C3", "Case 1: average link utilisation and throughput vs the over-provisioned run",
+            {"utilisation_pct": SEED_UTILISATION_PCT, "throughput_ratio_pct": SEED_THROUGHPUT_PCT},
+            {"utilisation_pct": rounded(util), "throughput_ratio_pct": rounded(ratio)},
+            "each within ±1 percentage point of the seed's",
+            abs(util - SEED_UTILISATION_PCT) <= 1 and abs(ratio - SEED_THROUGHPUT_PCT) <= 1,
+        ),
+        check(
+            "C4", "Case 2: C(t) follows the offered load before the bottleneck and the Internet node's rate after",
+            f"C ≈ the offered load before, ≈ the Internet node's capacity ({BOTTLENECK_BPS / 1e6:g} Mb/s) after (Fig. 3a)",
+            tracking(c4),
+            "mean C within ±10 % of the offered load over the last 25-source stretch before the bottleneck and of the "
+            "Internet node's rate over the second half of the bottleneck period",
+            bool((c4["error_pct"].abs() <= 10).all()),
+        ),
+        check(
+            "C5", "Case 2: the Internet node's buffer stays full without control, and is full only briefly with AWM/C-EARTH",
+            "NC: full from the bottleneck on; AWM/C-EARTH: full only while C adapts (Fig. 3c–d)",
+            {"nc_full_pct": rounded(nc_full), "controlled_full_pct": rounded(ctl_full)},
+            f"share of the samples after the bottleneck with the Internet node's queue ≥ {FULL_FRACTION:.0%} of its buffer: "
+            "≥ 50 % without control, ≤ 10 % with AWM/C-EARTH",
+            nc_full >= 50 and ctl_full <= 10,
+        ),
+        check(
+            "C6", "Case 2: lost packets (G-router and Internet node) with AWM/C-EARTH vs not controlled",
+            {"loss_reduction_pct": SEED_LOSS_REDUCTION_PCT},
+            {"loss_reduction_pct": rounded(reduction), "drops_controlled": rounded(_mean(summary, 2, CONTROLLED, "drops_total"), 1),
+             "drops_not_controlled": rounded(_mean(summary, 2, NC, "drops_total"), 1)},
+            "within ±3 percentage points of 97 %",
+            abs(reduction - SEED_LOSS_REDUCTION_PCT) <= 3,
+        ),
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures (laid out as the seed's Fig. 2 and Fig. 3)
+# ---------------------------------------------------------------------------------------------
+
+
+def _queue_panel(ax, ts: pd.DataFrame, port: str, title: str, target: bool) -> None:
+    ax.plot(ts.index, ts[f"{port} queue_bytes"] / PACKET_BYTES, color="black", lw=0.7)
+    if target:
+        ax.axhline(TARGET_BYTES / PACKET_BYTES, color="tab:red", ls="--", lw=1, label="target T")
+        ax.legend(fontsize=7, loc="upper right")
+    ax.set_ylim(0, BUFFER_PACKETS * 1.05)
+    ax.set_ylabel("queue [packets]")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+
+
+def figure2(controlled: pd.DataFrame, over: pd.DataFrame, path: Path) -> list[Path]:
+    """Fig. 2: (a) C(t) set by C-EARTH (solid) and the over-provisioned throughput (dot-dashed);
+    (b) the G-router's output queue."""
+    pyplot = plt()
+    fig, (a, b) = pyplot.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    a.plot(over.index, over[f"{G_PORT} departure_rate_bps"] / 1e6, color="tab:blue", ls="-.", lw=0.9,
+           label="throughput, over-provisioned")  # fmt: skip
+    a.plot(controlled.index, controlled[f"{G_PORT} rate_bps"] / 1e6, color="black", lw=1.3, label="C(t), AWM/C-EARTH")
+    a.set_ylabel("Mb/s")
+    a.set_title("(a) G-router output capacity determined by C-EARTH", fontsize=10)
+    a.grid(True, alpha=0.3)
+    a.legend(fontsize=7, loc="upper left")
+    _queue_panel(b, controlled, G_PORT, "(b) output buffer queue length in the G-router", target=True)
+    b.set_xlabel("time [s]")
+    fig.suptitle("Fig. 2 — case study 1")
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def figure3(controlled: pd.DataFrame, not_controlled: pd.DataFrame, offered: pd.DataFrame, scale: float,
+            path: Path) -> list[Path]:  # fmt: skip
+    """Fig. 3: (a) C(t) (solid), the offered load (dash-dotted) and the Internet node's capacity
+    (dashed); (b) the G-router's queue; the Internet node's queue (c) with AWM/C-EARTH, (d) NC."""
+    pyplot = plt()
+    fig, axes = pyplot.subplots(4, 1, figsize=(9, 11), sharex=True)
+    a = axes[0]
+    a.plot(offered.index, offered[f"{G_PORT} departure_rate_bps"] / 1e6, color="tab:blue", ls="-.", lw=0.9,
+           label="offered load")  # fmt: skip
+    a.plot(controlled.index, controlled[f"{G_PORT} rate_bps"] / 1e6, color="black", lw=1.3, label="C(t), AWM/C-EARTH")
+    a.hlines(BOTTLENECK_BPS / 1e6, BOTTLENECK_AT_S * scale, RUN_S * scale, colors="tab:red", linestyles="--",
+             label=f"Internet node capacity (unlimited before {BOTTLENECK_AT_S * scale:g} s)")  # fmt: skip
+    a.set_ylabel("Mb/s")
+    a.set_title("(a) G-router output capacity determined by C-EARTH", fontsize=10)
+    a.grid(True, alpha=0.3)
+    a.legend(fontsize=7, loc="upper left")
+    _queue_panel(axes[1], controlled, G_PORT, "(b) output buffer queue length in the G-router", target=True)
+    _queue_panel(axes[2], controlled, INTERNET_PORT, "(c) Internet node output buffer, access node with AWM/C-EARTH",
+                 target=False)  # fmt: skip
+    _queue_panel(axes[3], not_controlled, INTERNET_PORT, "(d) Internet node output buffer, access node not controlled (NC)",
+                 target=False)  # fmt: skip
+    axes[3].set_xlabel("time [s]")
+    fig.suptitle("Fig. 3 — case study 2")
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+
+
+def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
+           phases: pd.DataFrame, check_list: list[dict[str, Any]], figures: list[Path]) -> Path:  # fmt: skip
+    scale = config["scale"]
+    shortened = " (halved: --quick)" if quick else ""
+    present = ", ".join(f"{n} from {t:g} s" for t, n in sources_present(scale))
+    params = [
+        ("topology", "25 DSL hosts — G-router — Internet node — destination (topologies.md §3)", "seed + spec default"),
+        ("DSL lines", "1 Mb/s up (data), 20 Mb/s down (ACKs), 5 ms, 100-packet buffers", "seed + spec default"),
+        ("one-way delays", "5 + 45 + 50 ms: 200 ms round-trip propagation", "seed (RTT) + spec default (split)"),
+        ("buffers", f"{BUFFER_PACKETS} packets at the G-router and the Internet node; 1000 toward the sources", "seed + spec default"),
+        ("packets", f"MTU {PACKET_BYTES} B: MSS {MSS_BYTES} B + 40 B of headers", "seed"),
+        ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s)", "seed (ns-2, NewReno)"),
+        ("run", f"{RUN_S * scale:g} s", f"spec default 600 s{shortened}"),
+        ("sources present", present, "spec interpretation (traffic.md §5)" + shortened),
+        ("starts within a group", f"{STAGGER_S:g} s apart", "not in the seed (assumption)"),
+        ("FTP", "one bulk transfer per source; the five leaving sources a transfer of 120 kB/s × (leave − start − 3 s)", "interpretation"),
+        ("web", "Poisson 5 requests/s over the sources present, ⌈Pareto⌉ segments, mean 200, shape 1.35, no cap", "seed"),
+        ("AWM", f"T = {TARGET_BYTES:g} B (50 packets), β = {BETA_BPS / 1e3:g} kb/s rescaled with C, swnd ≥ MTU", "seed"),
+        ("C-EARTH", f"T_C-EARTH = {GAMMA:g}·T; once per estimated RTT; C_min 100 kb/s, C_max {C_MAX_BPS / 1e6:g} Mb/s", "seed + spec defaults"),
+        ("C_init", f"{C_INIT_BPS / 1e6:g} Mb/s", "spec default (topologies.md §3)"),
+        ("swnd₀, N₀", f"{INITIAL_WINDOW_BYTES:g} B, C₀·{RTT_ESTIMATE_S:g} s/swnd₀ = {g_router_controller()['initial_flows']:.2f}", "spec default + interpretation"),
+        ("over-provisioned / NC", f"the G-router at {C_MAX_BPS / 1e6:g} Mb/s without AWM or C-EARTH", "interpretation"),
+        ("case 2 bottleneck", f"the Internet node's output at {BOTTLENECK_BPS / 1e6:g} Mb/s from {BOTTLENECK_AT_S * scale:g} s", "spec default" + shortened),
+        ("recorder bin", f"{RECORDER_BIN_S:g} s", "assumption"),
+        ("replications", str(config["replications"]), "the seed shows one run" + (" (1: --quick)" if quick else "; 5 give CIs")),
+        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in every configuration", "common random numbers"),
+    ]  # fmt: skip
+    interpretations = [
+        """<b>Demand.</b> The seed describes the demand (≈ 10, 15, 25, then ≈ 20 Mb/s), not its sources. Each DSL
+source offers its 1 Mb/s up-link, so the demand is the number of sources present (traffic.md §5). Web requests come from the
+sources present, sharing their up-link with FTP: the demand stays the seed's instead of growing by the nominal 8 Mb/s of web
+traffic that traffic.md §5 flags.""",
+        """<b>C-EARTH's cadence.</b> AWM (eq. 1–2) acts at every packet arrival and departure (seed §2.1). C-EARTH (eq. 3–4)
+and the flow estimate (eq. 5) act once per estimated RTT, on the queue's change over it: the seed says the queue's variation
+"should be averaged along a time interval of duration equal to the round-trip time" (power.md §7's alternative). Per-packet
+C-EARTH was measured too (crates/wattnet-engine/tests/grouter.rs): it is bistable, either tracking or collapsing to C_min.""",
+        """<b>Throughput</b> is the goodput of every TCP connection (FTP and web); the ratio compares runs of the same replication
+seed. <b>Lost packets</b> are counted at the G-router and the Internet node (metrics.md §C).""",
+        f"""<b>"Full"</b> (C5): the Internet node's queue at ≥ {FULL_FRACTION:.0%} of its {BUFFER_PACKETS}-packet buffer in a
+{RECORDER_BIN_S:g} s sample.""",
+        "<b>Not controlled (NC)</b> and <b>over-provisioned</b> are the same G-router: 100 Mb/s, no AWM, no C-EARTH.",
+    ]
+    controlled = summary[(summary["case"] == 1) & (summary["configuration"] == CONTROLLED)].iloc[0]
+    first = phases[(phases["case"] == 1) & (phases["window"] == PHASES[0][0])][["c_mbps", "reference_mbps"]].mean()
+    case2 = summary[(summary["case"] == 2) & (summary["configuration"] == CONTROLLED)].iloc[0]
+    summary_nc_full = _mean(summary, 2, NC, "internet_full_pct_after_bottleneck")
+    over = summary[(summary["case"] == 1) & (summary["configuration"] == OVER)].iloc[0]
+    issue_bar = controlled["utilisation_pct"] >= 95 and controlled["throughput_ratio_pct"] >= 95
+    why = f"""<p>C-EARTH changes C by |Δq|/RTT·g (eq. 3–4) and by nothing else: while the G-router's queue stays put,
+C stays put. Seed §2 says that an empty queue reveals that C is higher than needed, but none of its equations turns that into
+a lower C (eq. 5 only lowers the flow estimate as AWM raises its window).</p>
+<ul><li><b>Case 1's start</b> (C1, C3): C starts at {C_INIT_BPS / 1e6:g} Mb/s for a first phase of ≈ 10 Mb/s whose packets
+the DSL up-links space out, so the queue stays empty and C stays high: {first["c_mbps"]:.1f} Mb/s for {first["reference_mbps"]:.1f}
+Mb/s offered over the second half of the first phase. The utilisation is {controlled["utilisation_pct"]:.1f} % over the run and
+{controlled["utilisation_after_first_phase_pct"]:.1f} % from the end of the first phase on, where C follows the load.</li>
+<li><b>Case 2</b> (C4–C6): once the Internet node is the bottleneck, the sources slow down to its rate and the G-router's queue
+drains and stays near empty, so C drifts down only with the queue's small changes: it takes {case2["adaptation_s"]:.0f} s to
+come within 10 % of the Internet node's {BOTTLENECK_BPS / 1e6:g} Mb/s (the seed's "very short period"), and all that time the
+Internet node keeps dropping packets ({case2["internet_full_pct_after_bottleneck"]:.0f} % of the samples after the bottleneck
+find its buffer full, against {summary_nc_full:.0f} % without control). Once C is there, the G-router is the bottleneck, AWM holds
+its queue and the Internet node's buffer mostly empties.</li></ul>
+<p>The throughput ratio exceeds 100 % (seed: {SEED_THROUGHPUT_PCT} %) because AWM's window keeps the sources from
+overflowing their DSL up-link buffers in slow start: {controlled["uplink_drops"]:.0f} packets lost on the up-links and
+{controlled["retransmissions"]:.0f} retransmissions with AWM/C-EARTH, against {over["uplink_drops"]:.0f} and
+{over["retransmissions"]:.0f} over-provisioned.</p>
+<p>Issue 4's bar (utilisation ≥ 95 % and throughput ≥ 95 % of the over-provisioned run, case study 1):
+utilisation {controlled["utilisation_pct"]:.1f} %, throughput {controlled["throughput_ratio_pct"]:.1f} % —
+<b>{"met" if issue_bar else "not met"}</b>.</p>"""
+    run_cols = ["case", "configuration", "replication", "mean_rate_mbps", "utilisation_pct", "utilisation_after_first_phase_pct",
+                "goodput_mbps", "throughput_ratio_pct", "mean_queue_packets", "g_router_drops", "internet_drops",
+                "internet_full_pct_after_bottleneck", "loss_reduction_pct"]  # fmt: skip
+    return write_report(
+        out,
+        title=f"g-router — seed {SEED_FILE}, §3",
+        intro=f"{len(runs)} runs.",
+        quick=quick,
+        parameters=params,
+        interpretations=interpretations,
+        checks=check_list,
+        figures=figures,
+        sections=[
+            ("Why C-EARTH misses the seed here", why),
+            ("C against the offered load and the bottleneck (C1, C4; AWM/C-EARTH runs)", table_html(phases)),
+            ("Summary (means over replications and 95 % CI half-widths)", table_html(summary)),
+            ("Runs", table_html(runs[run_cols]) + "<p>Tables: <code>tables/runs</code>, <code>tables/summary</code>, "
+             "<code>tables/phases</code>, <code>tables/fig2_traces</code>, <code>tables/fig3_traces</code> (.csv and .parquet); "
+             "run stores under <code>store/</code>.</p>"),
+        ],
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------------------------
+
+
+def reproduce(
+    out: str | Path, quick: bool = False, *, executor: Any = "local", workers: int | None = None, progress: bool = False
+) -> Path:
+    """Runs both case studies (resuming from ``out/store``) and writes tables, figures, checks.json
+    and report.html under ``out``; returns the report's path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = dict(QUICK if quick else FULL)
+    runs = run_all(out, config, executor=executor, workers=workers, progress=progress)
+    summary = summarise(runs)
+    phases = phase_table(out, runs, config["scale"])
+
+    over, controlled1 = traces(out, runs, 1, OVER), traces(out, runs, 1, CONTROLLED)
+    not_controlled, controlled2 = traces(out, runs, 2, NC), traces(out, runs, 2, CONTROLLED)
+    fig2_traces = pd.DataFrame({
+        "time_s": controlled1.index,
+        "c_mbps": controlled1[f"{G_PORT} rate_bps"].to_numpy() / 1e6,
+        "over_provisioned_throughput_mbps": over[f"{G_PORT} departure_rate_bps"].reindex(controlled1.index).to_numpy() / 1e6,
+        "queue_packets": controlled1[f"{G_PORT} queue_bytes"].to_numpy() / PACKET_BYTES,
+    })  # fmt: skip
+    fig3_traces = pd.DataFrame({
+        "time_s": controlled2.index,
+        "c_mbps": controlled2[f"{G_PORT} rate_bps"].to_numpy() / 1e6,
+        "offered_mbps": over[f"{G_PORT} departure_rate_bps"].reindex(controlled2.index).to_numpy() / 1e6,
+        "internet_rate_mbps": controlled2[f"{INTERNET_PORT} rate_bps"].to_numpy() / 1e6,
+        "g_router_queue_packets": controlled2[f"{G_PORT} queue_bytes"].to_numpy() / PACKET_BYTES,
+        "internet_queue_packets": controlled2[f"{INTERNET_PORT} queue_bytes"].to_numpy() / PACKET_BYTES,
+        "internet_queue_nc_packets": not_controlled[f"{INTERNET_PORT} queue_bytes"].reindex(controlled2.index).to_numpy()
+        / PACKET_BYTES,
+    })  # fmt: skip
+    write_tables(out, {"runs": runs, "summary": summary, "phases": phases, "fig2_traces": fig2_traces,
+                       "fig3_traces": fig3_traces})  # fmt: skip
+
+    figures = figure2(controlled1, over, out / "figures" / "fig2")
+    figures += figure3(controlled2, not_controlled, over, config["scale"], out / "figures" / "fig3")
+
+    check_list = checks(summary, phases)
+    write_checks(out, check_list)
+    return report(out, config, quick, runs, summary, phases, check_list, figures)

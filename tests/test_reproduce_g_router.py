@@ -1,0 +1,97 @@
+"""`wattnet reproduce g-router --quick`: the files, the checks' shape and the seed's trends that hold."""
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+
+
+@pytest.fixture(scope="module")
+def reproduction(quick_reproduction):
+    return quick_reproduction("g-router")
+
+
+@pytest.fixture(scope="module")
+def tables(reproduction):
+    out, _ = reproduction
+    return {name: pd.read_parquet(out / "tables" / f"{name}.parquet") for name in ["runs", "summary", "phases"]}
+
+
+def row(summary, case, configuration):
+    return summary[(summary["case"] == case) & (summary["configuration"] == configuration)].iloc[0]
+
+
+def test_writes_tables_figures_checks_and_report(reproduction):
+    out, stdout = reproduction
+    for name in ["runs", "summary", "phases", "fig2_traces", "fig3_traces"]:
+        assert (out / "tables" / f"{name}.csv").stat().st_size > 0
+        assert len(pd.read_parquet(out / "tables" / f"{name}.parquet")) > 0
+    for name in ["fig2", "fig3"]:
+        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
+    report = (out / "report.html").read_text()
+    images = re.findall(r'<img src="([^"]+)"', report)
+    assert sorted(images) == ["figures/fig2.png", "figures/fig3.png"]
+    assert all((out / image).is_file() for image in images)
+    for text in ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]:
+        assert text in report, text
+    assert "report: " in stdout
+
+
+def test_checks_are_c1_to_c6_with_the_documented_fields(reproduction):
+    out, stdout = reproduction
+    checks = json.loads((out / "checks.json").read_text())
+    assert [c["id"] for c in checks] == [f"C{i}" for i in range(1, 7)]
+    for check in checks:
+        assert set(check) == FIELDS
+        assert isinstance(check["pass"], bool)
+        assert check["wattnet_value"] is not None
+        # A failing target is printed as failing, not dropped.
+        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+
+
+def test_quick_mode_runs_each_configuration_once_at_half_length(tables):
+    runs = tables["runs"]
+    assert sorted(zip(runs["case"], runs["configuration"], strict=True)) == [
+        (1, "AWM/C-EARTH"),
+        (1, "over-provisioned"),
+        (2, "AWM/C-EARTH"),
+        (2, "not controlled"),
+    ]
+    # Half of the seed's windows: the ramp ends at 300 s.
+    assert tables["phases"]["to_s"].max() == 300.0
+
+
+def test_case_1_c_earth_follows_the_load_once_the_first_phase_is_over(tables):
+    summary, phases = tables["summary"], tables["phases"]
+    controlled, over = row(summary, 1, "AWM/C-EARTH"), row(summary, 1, "over-provisioned")
+    # Over the 25-source phase and the ramp, C is within 5 % of the offered load (Fig. 2a).
+    settled = phases[(phases["case"] == 1) & phases["window"].isin(["25 sources", "ramp 25 → 20"])]
+    assert len(settled) == 2 and (settled["error_pct"].abs() <= 5).all(), settled
+    # Issue 4's throughput bar, and the utilisation from the end of the first phase on.
+    assert controlled["throughput_ratio_pct"] >= 95
+    assert controlled["utilisation_after_first_phase_pct"] >= 95
+    # AWM holds the queue near T = 50 packets there; the over-provisioned router never queues.
+    assert 40 <= controlled["mean_queue_after_first_phase_packets"] <= 60
+    assert over["mean_queue_packets"] < 1 and over["g_router_drops"] == 0
+    # Scaling C to the load spends far less capacity than over-provisioning.
+    assert controlled["mean_rate_mbps"] < 0.3 * over["mean_rate_mbps"]
+    assert controlled["utilisation_pct"] > 3 * over["utilisation_pct"]
+
+
+def test_case_2_the_bottleneck_lowers_c_and_the_losses(tables):
+    summary, phases = tables["summary"], tables["phases"]
+    windows = phases[phases["case"] == 2].set_index("window")
+    before, bottleneck = windows.loc["before the bottleneck (25 sources)"], windows.loc["bottleneck"]
+    # Before the bottleneck C follows the load; after it, C comes down toward the Internet node's rate.
+    assert abs(before["error_pct"]) <= 5
+    assert bottleneck["c_mbps"] < 0.8 * before["c_mbps"]
+    nc, controlled = row(summary, 2, "not controlled"), row(summary, 2, "AWM/C-EARTH")
+    # Without control, the Internet node's buffer overflows from the bottleneck on (none in case 1).
+    assert nc["internet_drops"] > 0 and nc["internet_full_pct_after_bottleneck"] > 25
+    assert row(summary, 1, "over-provisioned")["internet_drops"] == 0
+    # AWM/C-EARTH loses fewer packets than the uncontrolled router.
+    assert controlled["drops_total"] < nc["drops_total"] and controlled["loss_reduction_pct"] > 0

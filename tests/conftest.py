@@ -1,9 +1,12 @@
 import copy
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import networkx as nx
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,3 +77,38 @@ def quick_reproduction(tmp_path_factory):
         return done[study]
 
     return reproduce
+
+
+CHECK_FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+
+
+def assert_reproduction_files(out, stdout, tables, figures, report_texts):
+    """What every ``wattnet reproduce`` writes: the named tables (CSV and non-empty Parquet), the
+    named figures (PNG and SVG), a report whose every image is a file beside it and which holds
+    ``report_texts``, and the report's path on stdout."""
+    for name in tables:
+        assert (out / "tables" / f"{name}.csv").stat().st_size > 0, name
+        assert len(pd.read_parquet(out / "tables" / f"{name}.parquet")) > 0, name
+    for name in figures:
+        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert "<svg" in (out / "figures" / f"{name}.svg").read_text(), name
+    report = (out / "report.html").read_text()
+    images = re.findall(r'<img src="([^"]+)"', report)
+    assert sorted(images) == sorted(f"figures/{name}.png" for name in figures)
+    assert all((out / image).is_file() for image in images)
+    for text in report_texts:
+        assert text in report, text
+    assert "report: " in stdout
+
+
+def assert_checks(out, stdout, ids):
+    """checks.json has exactly ``ids``, in order, each with issue 6's six fields and a measured
+    value, and every check is printed with its verdict: a failing target is shown, not dropped."""
+    checks = json.loads((out / "checks.json").read_text())
+    assert [c["id"] for c in checks] == list(ids)
+    for check in checks:
+        assert set(check) == CHECK_FIELDS
+        assert isinstance(check["pass"], bool)
+        assert check["wattnet_value"] not in (None, {}, [])
+        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+    return checks

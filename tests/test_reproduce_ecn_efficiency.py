@@ -1,12 +1,11 @@
 """`wattnet reproduce ecn-efficiency --quick` (seed 004): the files, the checks' shape and the
 seed's trends that wattnet reproduces (targets.md §E)."""
 
-import json
 
 import pandas as pd
 import pytest
+from conftest import assert_checks, assert_reproduction_files
 
-FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
 QUEUES = ["DT", "RED", "ECN"]
 
 
@@ -28,29 +27,13 @@ def setting(cases, n, d_ms, errors, column):
 
 
 def test_writes_tables_figures_and_report(reproduction):
-    out, stdout = reproduction
-    for name in ["runs", "cases", "confidence"]:
-        assert (out / "tables" / f"{name}.csv").stat().st_size > 0
-        assert len(pd.read_parquet(out / "tables" / f"{name}.parquet")) > 0
-    for name in ["fig3", "fig4", "fig5", "fig6", "fig7"]:
-        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
-    report = (out / "report.html").read_text()
-    for text in ["E1", "E11", "Interpretation choices", "ns2 profile", "m = 70", "Table 1", "corrupted"]:
-        assert text in report, text
-    assert "report: " in stdout
+    report_texts = ["E1", "E11", "Interpretation choices", "ns2 profile", "m = 70", "Table 1", "corrupted"]
+    figures = ["fig3", "fig4", "fig5", "fig6", "fig7"]
+    assert_reproduction_files(*reproduction, ["runs", "cases", "confidence"], figures, report_texts)
 
 
 def test_checks_are_e1_to_e11_with_the_six_fields(reproduction):
-    out, stdout = reproduction
-    checks = json.loads((out / "checks.json").read_text())
-    assert [c["id"] for c in checks] == [f"E{i}" for i in range(1, 12)]
-    for check in checks:
-        assert set(check) == FIELDS
-        assert isinstance(check["pass"], bool)
-        assert check["wattnet_value"] not in (None, {}, [])
-        # A failing target is printed as failing, not dropped.
-        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+    assert_checks(*reproduction, [f"E{i}" for i in range(1, 12)])
 
 
 def test_every_transfer_completes_and_a_drop_free_run_needs_no_extra_packets(cases):

@@ -1,12 +1,9 @@
 """`wattnet reproduce g-router --quick`: the files, the checks' shape and the seed's trends that hold."""
 
-import json
-import re
 
 import pandas as pd
 import pytest
-
-FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+from conftest import assert_checks, assert_reproduction_files
 
 
 @pytest.fixture(scope="module")
@@ -25,32 +22,13 @@ def row(summary, case, configuration):
 
 
 def test_writes_tables_figures_checks_and_report(reproduction):
-    out, stdout = reproduction
-    for name in ["runs", "summary", "phases", "fig2_traces", "fig3_traces"]:
-        assert (out / "tables" / f"{name}.csv").stat().st_size > 0
-        assert len(pd.read_parquet(out / "tables" / f"{name}.parquet")) > 0
-    for name in ["fig2", "fig3"]:
-        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
-    report = (out / "report.html").read_text()
-    images = re.findall(r'<img src="([^"]+)"', report)
-    assert sorted(images) == ["figures/fig2.png", "figures/fig3.png"]
-    assert all((out / image).is_file() for image in images)
-    for text in ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]:
-        assert text in report, text
-    assert "report: " in stdout
+    report_texts = ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]
+    tables = ["runs", "summary", "phases", "fig2_traces", "fig3_traces"]
+    assert_reproduction_files(*reproduction, tables, ["fig2", "fig3"], report_texts)
 
 
 def test_checks_are_c1_to_c6_with_the_documented_fields(reproduction):
-    out, stdout = reproduction
-    checks = json.loads((out / "checks.json").read_text())
-    assert [c["id"] for c in checks] == [f"C{i}" for i in range(1, 7)]
-    for check in checks:
-        assert set(check) == FIELDS
-        assert isinstance(check["pass"], bool)
-        assert check["wattnet_value"] is not None
-        # A failing target is printed as failing, not dropped.
-        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+    assert_checks(*reproduction, [f"C{i}" for i in range(1, 7)])
 
 
 def test_quick_mode_runs_each_configuration_once_at_half_length(tables):

@@ -2,18 +2,15 @@
 shape, and the seed's trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the
 background that ESTOP's re-routing leaves below the link rate)."""
 
-import json
-import re
-
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import assert_checks, assert_reproduction_files
 from wattnet import ScenarioError
 from wattnet.experiments import greened_network
 from wattnet.topology import abilene
 from wattnet.traffic import link_cbr_flows
 
-FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
 VARIANTS = ["Tahoe", "Reno", "NewReno", "BIC", "CUBIC", "Vegas"]
 CHECK_IDS = [
     *(f"B1.{variant}" for variant in VARIANTS),
@@ -46,31 +43,13 @@ def table_iv(tables):
 
 
 def test_writes_tables_figures_checks_and_report(reproduction, tables):
-    out, stdout = reproduction
-    for name, frame in tables.items():
-        assert (out / "tables" / f"{name}.csv").stat().st_size > 0, name
-        assert len(frame) > 0, name
-    for name in ["fig2_cwnd", "fig3_throughput_loss", "fig4_vegas"]:
-        assert (out / "figures" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert "<svg" in (out / "figures" / f"{name}.svg").read_text()
-    report = (out / "report.html").read_text()
-    images = re.findall(r'<img src="([^"]+)"', report)
-    assert len(images) == 3 and all((out / image).is_file() for image in images)
-    for text in ["Interpretation choices", "Background traffic", "ESTOP link sets", "b_to_a", "TCP-Linux", "0.03 s"]:
-        assert text in report, text
-    assert "report: " in stdout
+    report_texts = ["Interpretation choices", "Background traffic", "ESTOP link sets", "b_to_a", "TCP-Linux", "0.03 s"]
+    figures = ["fig2_cwnd", "fig3_throughput_loss", "fig4_vegas"]
+    assert_reproduction_files(*reproduction, list(tables), figures, report_texts)
 
 
 def test_checks_have_one_entry_per_target_with_the_six_fields(reproduction):
-    out, stdout = reproduction
-    checks = json.loads((out / "checks.json").read_text())
-    assert [c["id"] for c in checks] == CHECK_IDS
-    for check in checks:
-        assert set(check) == FIELDS
-        assert isinstance(check["pass"], bool)
-        assert check["wattnet_value"] is not None
-        # A failing target is printed failing, not dropped.
-        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+    assert_checks(*reproduction, CHECK_IDS)
 
 
 def test_quick_mode_runs_every_variant_and_link_set_once(tables):

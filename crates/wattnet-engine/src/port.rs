@@ -95,6 +95,11 @@ pub struct Port {
 }
 
 impl Port {
+    /// Time spent transmitting up to `now`: a transmission under way counts only its elapsed part.
+    pub fn busy_time(&self, now: Time) -> Time {
+        self.stats.busy_time - self.in_service.map_or(0, |(_, done)| done.saturating_sub(now))
+    }
+
     pub fn new(name: String, from: u32, to: u32, rate_bps: u64, delay: Time, transition: Time, discipline: QueueDiscipline) -> Port {
         Port {
             name,

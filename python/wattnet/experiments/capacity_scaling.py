@@ -634,6 +634,11 @@ average of the arrival rate calculated on longer time intervals", so wattnet sam
 <b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
 <b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(85_000))}</b>. <b>The checks and Fig. 4 use the
 {e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.""",
+        """<b>RTT 1 ms (full grid).</b> A one-BDP buffer is 2 packets (1250 B rounded up to the 2-packet minimum), 2.4 ms of
+traffic at 10 Mb/s, below d − δ = 9 ms: practRA's step-up rule ((δ·r̂ + q)/r_{i+1} > d − δ, or q/r_i > d) can never fire there, so
+every step down is permanent. TCPonly already loses ≈ 5 % of its packets with such a buffer (goodput ≈ 8.3 Mb/s), its arrival
+rate is below r_{i−1} = 9 Mb/s, and practRA steps down once and stays (r̄ ≈ 7 Mb/s at mRCI ≥ 50 ms). A1 and A2 use the smallest
+RTT of the grid and fail there for this reason; at RTT 10 ms (quick mode) they pass.""",
         "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).",
         "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
         "Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.",

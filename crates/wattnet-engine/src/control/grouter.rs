@@ -27,6 +27,11 @@
 //! the first phase: utilisation 91.6–93.5 % over the run, 97.6–99 % after it. Likewise, when a
 //! node downstream becomes the bottleneck the G-router's queue drains and stays near empty,
 //! and C drifts down to the bottleneck's rate only over ≈ 150 s (`wattnet reproduce g-router`).
+//! Counting the capacity left unused while the queue is empty as part of Δq (so that an
+//! empty queue lowers C to the arrival rate) was tried and collapses: during slow start the
+//! arrival rate is far below the demand, C falls to C_min within the first RTTs, and eq. 4
+//! raises it again only by the queue's small changes around T (throughput 0.9 % of the
+//! over-provisioned run).
 
 use serde::{Deserialize, Serialize};
 

@@ -81,8 +81,6 @@ impl Simulation {
         let ports = &self.ports;
         let col_u = |f: &dyn Fn(&Port) -> u64| Column::U64(ports.iter().map(f).collect());
         let col_f = |f: &dyn Fn(&Port) -> f64| Column::F64(ports.iter().map(f).collect());
-        // A transmission still under way at the end has only partly happened.
-        let busy = |p: &Port| p.stats.busy_time - p.in_service.map_or(0, |(_, done)| done.saturating_sub(now));
         let mut t = Table::default();
         t.add("port", Column::Str(ports.iter().map(|p| p.name.clone()).collect()))
             .add("from", Column::Str(ports.iter().map(|p| self.node_names[p.from as usize].clone()).collect()))
@@ -98,8 +96,8 @@ impl Simulation {
             .add("link_down_drops", col_u(&|p| p.stats.link_down_drops))
             .add("corrupted_packets", col_u(&|p| p.stats.corrupted_packets))
             .add("corrupted_bytes", col_u(&|p| p.stats.corrupted_bytes))
-            .add("busy_time_s", col_f(&|p| to_secs(busy(p))))
-            .add("utilization", col_f(&|p| busy(p) as f64 / span))
+            .add("busy_time_s", col_f(&|p| to_secs(p.busy_time(now))))
+            .add("utilization", col_f(&|p| p.busy_time(now) as f64 / span))
             .add("mean_queue_packets", col_f(&|p| p.stats.queue_packets_area as f64 / span))
             .add("mean_queue_bytes", col_f(&|p| p.stats.queue_bytes_area as f64 / span))
             .add("mean_rate_bps", col_f(&|p| p.stats.rate_area as f64 / span))

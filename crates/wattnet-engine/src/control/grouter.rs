@@ -31,7 +31,10 @@
 //! empty queue lowers C to the arrival rate) was tried and collapses: during slow start the
 //! arrival rate is far below the demand, C falls to C_min within the first RTTs, and eq. 4
 //! raises it again only by the queue's small changes around T (throughput 0.9 % of the
-//! over-provisioned run).
+//! over-provisioned run). Capping swnd at 64 KB (so that an unbinding window cannot wind up
+//! and shrink the flow estimate) left the queue's oscillation in that case study as it was
+//! (σ ≈ 30 packets); a likely cause is the DSL up-link buffers, which hold each source's excess
+//! window out of the G-router's sight, so AWM's window changes reach its queue late.
 
 use serde::{Deserialize, Serialize};
 

@@ -17,11 +17,20 @@ def reproduction(quick_reproduction):
     return quick_reproduction("capacity-scaling")
 
 
-def test_list_names_the_study_its_seed_and_title():
+def test_list_names_each_study_its_seed_and_title():
     done = subprocess.run([WATTNET, "reproduce", "--list"], capture_output=True, text=True, check=True)
-    name, seed, title = done.stdout.splitlines()[0].split("\t")
-    assert (name, seed) == ("capacity-scaling", "000_8006d6369a7a0936.txt")
-    assert "practRA" in title
+    rows = [line.split("\t") for line in done.stdout.splitlines()]
+    assert [(name, seed) for name, seed, _ in rows] == [
+        ("capacity-scaling", "000_8006d6369a7a0936.txt"),
+        ("greened-network", "001_88f6b0676a27e617.txt"),
+        ("g-router", "002_59132b65911c20c3.txt"),
+        ("ecn-efficiency", "004_19a1fc8710944b36.txt"),
+    ]
+    # Each seed file exists beside the specs, and each title names what the study is about.
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    if seeds.is_dir():
+        assert all((seeds / seed).is_file() for _, seed, _ in rows)
+    assert [word in title for (_, _, title), word in zip(rows, ["practRA", "ESTOP", "AWM", "ECN"], strict=True)] == [True] * 4
 
 
 def test_unknown_study_is_refused():

@@ -42,8 +42,13 @@ fn access_network(sources: usize, rate_bps: f64, controller: Option<Value>) -> V
 /// propagation, T/C₀ = 20 ms of queueing at 20 Mb/s, and the 8 ms a 1000 B packet takes on
 /// the DSL up-link, rounded up: N₀ = 2.5 MB/s · 0.25 s / 65 536 B.
 fn g_router(rate_control: Value) -> Value {
+    g_router_from(2.5e6 * 0.25 / 65536.0, rate_control)
+}
+
+/// The seed's G-router with the initial flow estimate N₀.
+fn g_router_from(initial_flows: f64, rate_control: Value) -> Value {
     json!({"type": "g_router", "target_bytes": TARGET, "gamma": 0.95, "beta_bps": 10e3, "mtu_bytes": 1000.0,
-           "initial_window_bytes": 65536.0, "initial_flows": 2.5e6 * 0.25 / 65536.0, "max_rate_bps": 100e6,
+           "initial_window_bytes": 65536.0, "initial_flows": initial_flows, "max_rate_bps": 100e6,
            "rate_control": rate_control})
 }
 
@@ -165,6 +170,33 @@ fn c_earth_follows_the_load_with_the_queue_near_its_target() {
     }
 }
 
+/// The other regime of the seed's equations: power.md §6's default N₀ = 1, which makes the RTT
+/// estimate N₀·swnd₀/C₀ = 26 ms instead of the 0.25 s above. AWM's window now binds: the queue
+/// holds near T with little spread and next to no loss (targets.md C2), but C settles far below
+/// the demand and stays there, because nothing in eq. 4 raises C while AWM holds the queue at T:
+/// g = |q − T|/T vanishes there and the queue no longer changes. The windows shrink to about one
+/// MTU (the flow estimate climbs to 40), and the throughput falls to about a third of the
+/// over-provisioned run's. (C-EARTH lowers C first because AWM's target term is too slow to fill
+/// it: under eq. 5, N·swnd/C stays at the RTT estimate, so each window grows by the factor
+/// e^(β·t/(C·RTT_k)) with the queue empty, a time constant of C₀·RTT_k/β = 52 s here and 500 s
+/// above, since β scales with C.) Measured at stagger 1 s: mean queue 49.1 kB from the end of
+/// the first phase, σ 4.5 kB, no drops; C 5.0 Mb/s for 25.0 Mb/s offered over [100, 175) s;
+/// throughput 31.8 % of over-provisioned, utilisation 93.5 %.
+#[test]
+fn with_the_spec_flow_estimate_awm_holds_the_queue_but_c_stays_below_the_demand() {
+    let over = run(case_study_1(1.0, 100e6, None));
+    let r = run(case_study_1(1.0, 20e6, Some(g_router_from(1.0, json!({"type": "c_earth"})))));
+    let queue = series(&r, PORT, "queue_bytes");
+    let mean = mean_over(&queue, FIRST_PHASE_END, DURATION);
+    let held: Vec<f64> = queue.iter().filter(|(t, _)| *t > FIRST_PHASE_END).map(|(_, q)| q - mean).collect();
+    let sd = (held.iter().map(|d| d * d).sum::<f64>() / held.len() as f64).sqrt();
+    assert!((0.9 * TARGET..1.1 * TARGET).contains(&mean) && sd < 0.25 * TARGET, "queue {mean} ± {sd}");
+    assert!(port_u64(&r, PORT, "dropped_packets") * 10_000 <= port_u64(&r, PORT, "transmitted_packets"));
+    let (c, offered) = (mean_over(&series(&r, PORT, "rate_bps"), 100.0, 175.0), mean_over(&series(&over, PORT, "departure_rate_bps"), 100.0, 175.0));
+    assert!(c < 0.5 * offered, "C {c} for {offered} offered");
+    assert!(delivered_bytes(&r) < 0.5 * delivered_bytes(&over));
+}
+
 /// EARTH (power.md §8) with hardware rates 5, 10, …, 50 Mb/s from 20 Mb/s on the same load:
 /// one step at a time, at most one per RTT_k (N₀·swnd₀/C₀ = 0.25 s, which the clamp of N
 /// can only raise), down after the queue has been empty for an RTT and up after it has
@@ -193,3 +225,4 @@ fn earth_steps_to_the_smallest_rate_that_carries_the_load() {
     assert!(delivered_bytes(&r) >= 0.99 * delivered_bytes(&over));
     assert!(utilisation(&r) >= 0.95);
 }
+

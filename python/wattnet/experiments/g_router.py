@@ -563,6 +563,12 @@ its queue and the Internet node's buffer mostly empties.</li></ul>
 overflowing their DSL up-link buffers in slow start: {controlled["uplink_drops"]:.0f} packets lost on the up-links and
 {controlled["retransmissions"]:.0f} retransmissions with AWM/C-EARTH, against {over["uplink_drops"]:.0f} and
 {over["retransmissions"]:.0f} over-provisioned.</p>
+<p><b>The two regimes of the seed's equations.</b> Eq. 5 keeps N·swnd/C at the RTT estimate, so AWM's target term
+changes the windows with a time constant of C₀·RTT_k/β ({C_INIT_BPS / 8 * RTT_ESTIMATE_S / (BETA_BPS / 8):.0f} s here): the
+window hardly binds and the queue swings with the sources' loss cycles (C2 fails), while C follows the demand from above. With
+power.md §6's N₀ = 1 (RTT_k = 26 ms) the window binds and AWM holds the queue at T, but then eq. 4 has nothing to raise C with
+(g = |q − T|/T ≈ 0 at T), and C settles near 5 Mb/s for 25 Mb/s offered: a third of the over-provisioned throughput
+(crates/wattnet-engine/tests/grouter.rs). Which one the seed ran, and its C_init, the seed does not say.</p>
 <p>Issue 4's bar (utilisation ≥ 95 % and throughput ≥ 95 % of the over-provisioned run, case study 1):
 utilisation {controlled["utilisation_pct"]:.1f} %, throughput {controlled["throughput_ratio_pct"]:.1f} % —
 <b>{"met" if issue_bar else "not met"}</b>.</p>"""

@@ -33,8 +33,20 @@
 //! raises it again only by the queue's small changes around T (throughput 0.9 % of the
 //! over-provisioned run). Capping swnd at 64 KB (so that an unbinding window cannot wind up
 //! and shrink the flow estimate) left the queue's oscillation in that case study as it was
-//! (σ ≈ 30 packets); a likely cause is the DSL up-link buffers, which hold each source's excess
-//! window out of the G-router's sight, so AWM's window changes reach its queue late.
+//! (σ ≈ 30 packets), and so did DSL up-link buffers of 10 or 30 packets instead of 100.
+//!
+//! The oscillation comes from AWM's window not binding. Under eq. 5, N·swnd/C stays at the RTT
+//! estimate, so AWM's target term (DT) grows or shrinks each window by the factor
+//! e^(β·t·(T−q)/(T·C·RTT_k)): a time constant of C₀·RTT_k/β whatever C does, since β scales
+//! with C. With RTT_k = 0.25 s that is 500 s, longer than the case study's phases; swnd stays
+//! at 55–75 KB, above what a 1 Mb/s source needs, and the queue swings with the sources' own
+//! loss cycles. With power.md's N₀ = 1 (RTT_k = 26 ms, 52 s) the window binds and AWM holds
+//! the queue at T (σ ≈ 5 KB, no loss), but then C settles far below the demand: with q at T,
+//! g = |q − T|/T ≈ 0 and Δq ≈ 0, so eq. 4 has nothing to raise C with (5 Mb/s for 25 offered,
+//! a third of the over-provisioned throughput; tests/grouter.rs). Starting C at the first
+//! phase's 10 Mb/s instead of 20 fails the same way from the other side: C-EARTH raises C only
+//! by the queue's changes, a queue that fills and stays full stops it, and the throughput is
+//! 70–72 % of over-provisioned (utilisation 98–99 %).
 
 use serde::{Deserialize, Serialize};
 

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python bench setup tshark chromium clean
+.PHONY: demo test test-python lint bench setup tshark chromium clean
 
 # The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
@@ -16,9 +16,16 @@ demo: setup
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
 # test binary. Cargo's test profile is optimised (see Cargo.toml).
-test: setup tshark chromium
+test: lint tshark chromium
 	cargo test -p wattnet-engine
 	$(BIN)/python -m pytest -q
+
+# Formatting and lints, Rust and Python alike: one width (120), no warnings.
+lint: setup
+	cargo fmt --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests
 
 test-python: setup tshark chromium
 	$(BIN)/python -m pytest -q

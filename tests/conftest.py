@@ -70,7 +70,11 @@ def quick_reproduction(tmp_path_factory):
         if study not in done:
             out = tmp_path_factory.mktemp(study)
             proc = subprocess.run(
-                [WATTNET, "reproduce", study, "--quick", "--out", out], check=False, capture_output=True, text=True, timeout=900
+                [WATTNET, "reproduce", study, "--quick", "--out", out],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=900,
             )
             assert proc.returncode == 0, proc.stderr
             done[study] = (out, proc.stdout)

@@ -43,7 +43,9 @@ def render(report):
     return json.loads(found.group(1).replace("&quot;", '"'))
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make chromium installs Debian's package as root)")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (make chromium installs Debian's package as root)"
+)
 @pytest.mark.parametrize("study", list(STUDIES))
 def test_every_figure_of_the_report_loads_in_chromium(study, quick_reproduction):
     out, _ = quick_reproduction(study)
@@ -52,7 +54,9 @@ def test_every_figure_of_the_report_loads_in_chromium(study, quick_reproduction)
     assert shown["broken"] == []
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make chromium installs Debian's package as root)")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (make chromium installs Debian's package as root)"
+)
 def test_the_probe_sees_a_broken_image(tmp_path):
     report = tmp_path / "report.html"
     report.write_text('<!DOCTYPE html><html><body><img src="missing.png"></body></html>')

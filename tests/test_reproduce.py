@@ -30,11 +30,15 @@ def test_list_names_each_study_its_seed_and_title():
     seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
     if seeds.is_dir():
         assert all((seeds / seed).is_file() for _, seed, _ in rows)
-    assert [word in title for (_, _, title), word in zip(rows, ["practRA", "ESTOP", "AWM", "ECN"], strict=True)] == [True] * 4
+    assert [word in title for (_, _, title), word in zip(rows, ["practRA", "ESTOP", "AWM", "ECN"], strict=True)] == [
+        True
+    ] * 4
 
 
 def test_unknown_study_is_refused():
-    done = subprocess.run([WATTNET, "reproduce", "no-such-study", "--out", "x"], check=False, capture_output=True, text=True)
+    done = subprocess.run(
+        [WATTNET, "reproduce", "no-such-study", "--out", "x"], check=False, capture_output=True, text=True
+    )
     assert done.returncode == 2 and "capacity-scaling" in done.stderr
 
 

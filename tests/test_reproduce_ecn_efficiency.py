@@ -1,7 +1,6 @@
 """`wattnet reproduce ecn-efficiency --quick` (seed 004): the files, the checks' shape and the
 seed's trends that wattnet reproduces (targets.md §E)."""
 
-
 import pandas as pd
 import pytest
 from conftest import assert_checks, assert_reproduction_files
@@ -64,7 +63,9 @@ def test_ecn_cuts_network_and_receiver_overhead_below_droptail(cases, n):
     network = setting(cases, n, 20, False, "network_overhead_pct")
     receiver = setting(cases, n, 20, False, "receiver_overhead_pct")
     for ql in [16, 32, 64]:
-        assert network.loc[ql, "ECN"] < network.loc[ql, "RED"] and network.loc[ql, "ECN"] < network.loc[ql, "DT"], network
+        assert network.loc[ql, "ECN"] < network.loc[ql, "RED"] and network.loc[ql, "ECN"] < network.loc[ql, "DT"], (
+            network
+        )
         assert receiver.loc[ql, "ECN"] < receiver.loc[ql, "DT"], receiver
     assert network["DT"].is_monotonic_decreasing, network
 
@@ -83,7 +84,9 @@ def test_ecn_sends_fewer_acks_and_more_so_with_larger_buffers(cases):
     acks = setting(cases, 25, 2, True, "acks_per_transfer")
     saving = (acks["DT"] - acks["ECN"]) / acks["DT"]
     assert (saving > 0).all() and saving.is_monotonic_increasing, acks
-    noisy = cases[cases["errors"] & cases["n"].isin([10, 25])].pivot_table(index=["n", "d_ms", "ql"], columns="queue", values="acks_per_transfer")
+    noisy = cases[cases["errors"] & cases["n"].isin([10, 25])].pivot_table(
+        index=["n", "d_ms", "ql"], columns="queue", values="acks_per_transfer"
+    )
     assert (noisy["ECN"] < noisy["RED"]).all(), noisy
 
 

@@ -1,6 +1,5 @@
 """`wattnet reproduce g-router --quick`: the files, the checks' shape and the seed's trends that hold."""
 
-
 import pandas as pd
 import pytest
 from conftest import assert_checks, assert_reproduction_files

@@ -10,7 +10,9 @@ def tcp_scenario(**flow):
         "seed": 1,
         "duration_s": 5.0,
         "nodes": [{"name": "s"}, {"name": "r"}],
-        "links": [{"a": "s", "b": "r", "rate_bps": 10e6, "delay_s": 0.01, "queue": {"type": "droptail", "limit_packets": 50}}],
+        "links": [
+            {"a": "s", "b": "r", "rate_bps": 10e6, "delay_s": 0.01, "queue": {"type": "droptail", "limit_packets": 50}}
+        ],
         "flows": [{"name": "f", "src": "s", "dst": "r", "traffic": {"type": "bulk"}, **flow}],
     }
 

@@ -180,7 +180,9 @@ def results_command(
 @app.command("reproduce")
 def reproduce_command(
     study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The seed study, e.g. capacity-scaling.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")
+    ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
     list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,

@@ -652,9 +652,7 @@ class Dctcp(_Model):
     alpha_init: float = Field(1.0, ge=0, le=1)
 
 
-CongestionControl = Annotated[
-    Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp, Field(discriminator="type")
-]
+CongestionControl = Annotated[Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp, Field(discriminator="type")]
 
 
 class Tcp(_Model):
@@ -1047,7 +1045,9 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
             if sender not in nodes:
                 problems.append((f"flows[{i}].traffic.senders[{k}]", f"unknown node {sender!r}"))
             elif links_valid and known and root(sender) != root(flow.dst):
-                problems.append((f"flows[{i}].traffic.senders[{k}]", f"{sender!r} is not connected to dst {flow.dst!r}"))
+                problems.append(
+                    (f"flows[{i}].traffic.senders[{k}]", f"{sender!r} is not connected to dst {flow.dst!r}")
+                )
         if flow.start_s >= scenario.duration_s:
             problems.append(
                 (f"flows[{i}].start_s", f"at or after the end of the run (duration_s = {scenario.duration_s})")

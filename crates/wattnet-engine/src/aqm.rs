@@ -524,17 +524,37 @@ mod tests {
             assert_eq!(e.field, field, "{e}");
             assert!(e.message.contains(words), "{e}");
         };
-        check(r#"{"type": "red", "min_th": 5, "max_th": 5, "limit_packets": 50}"#, "links[2].queue.max_th", "greater than min_th");
-        check(r#"{"type": "red", "min_th": -1, "max_th": 5, "limit_packets": 50}"#, "links[2].queue.min_th", "at least 0");
-        check(r#"{"type": "red", "min_th": 5, "max_th": 15, "max_p": 0, "limit_packets": 50}"#, "links[2].queue.max_p", "(0, 1]");
-        check(r#"{"type": "red", "min_th": 5, "max_th": 15, "w_q": 1.5, "limit_packets": 50}"#, "links[2].queue.w_q", "(0, 1]");
+        check(
+            r#"{"type": "red", "min_th": 5, "max_th": 5, "limit_packets": 50}"#,
+            "links[2].queue.max_th",
+            "greater than min_th",
+        );
+        check(
+            r#"{"type": "red", "min_th": -1, "max_th": 5, "limit_packets": 50}"#,
+            "links[2].queue.min_th",
+            "at least 0",
+        );
+        check(
+            r#"{"type": "red", "min_th": 5, "max_th": 15, "max_p": 0, "limit_packets": 50}"#,
+            "links[2].queue.max_p",
+            "(0, 1]",
+        );
+        check(
+            r#"{"type": "red", "min_th": 5, "max_th": 15, "w_q": 1.5, "limit_packets": 50}"#,
+            "links[2].queue.w_q",
+            "(0, 1]",
+        );
         check(
             r#"{"type": "red", "min_th": 5, "max_th": 15, "mean_packet_bytes": 0, "limit_packets": 50}"#,
             "links[2].queue.mean_packet_bytes",
             "at least 1",
         );
         check(r#"{"type": "red", "min_th": 5, "max_th": 15}"#, "links[2].queue", "exactly one of limit_packets");
-        check(r#"{"type": "red", "min_th": 8, "max_th": 24, "limit_packets": 8}"#, "links[2].queue.min_th", "below limit_packets");
+        check(
+            r#"{"type": "red", "min_th": 8, "max_th": 24, "limit_packets": 8}"#,
+            "links[2].queue.min_th",
+            "below limit_packets",
+        );
     }
 
     fn threshold(json: &str) -> Result<ThresholdMarking, ScenarioError> {
@@ -560,7 +580,10 @@ mod tests {
     #[test]
     fn threshold_validation_names_the_field() {
         let e = threshold(r#"{"type": "threshold", "limit_packets": 100}"#).unwrap_err();
-        assert_eq!((e.field.as_str(), e.message.contains("exactly one of k_packets and k_bytes")), ("links[0].queue", true));
+        assert_eq!(
+            (e.field.as_str(), e.message.contains("exactly one of k_packets and k_bytes")),
+            ("links[0].queue", true)
+        );
         let e = threshold(r#"{"type": "threshold", "k_packets": 100, "limit_packets": 100}"#).unwrap_err();
         assert_eq!(e.field, "links[0].queue.k_packets");
         let e = threshold(r#"{"type": "threshold", "k_bytes": 10, "k_packets": 1, "limit_packets": 100}"#).unwrap_err();

@@ -44,7 +44,10 @@ impl AvailableBandwidth {
         }
         let max_bps = positive(max_rate_bps, f("max_rate_bps"))?;
         if max_bps < min_bps {
-            return Err(ScenarioError::new(f("max_rate_bps"), format!("must be at least min_rate_bps ({min_bps}), got {max_bps}")));
+            return Err(ScenarioError::new(
+                f("max_rate_bps"),
+                format!("must be at least min_rate_bps ({min_bps}), got {max_bps}"),
+            ));
         }
         let step_bps = step_bps.map(|s| positive(s, f("step_bps"))).transpose()?;
         Ok(AvailableBandwidth { gap: Exp::new(1.0 / mean).expect("positive rate"), min_bps, max_bps, step_bps, rng })
@@ -74,7 +77,8 @@ mod tests {
     use crate::rng::{domain, stream};
 
     fn uniform(step_bps: Option<f64>) -> AvailableBandwidth {
-        let spec = AvailableBandwidthSpec::Uniform { mean_interval_s: 0.05, min_rate_bps: 1e6, max_rate_bps: 10e6, step_bps };
+        let spec =
+            AvailableBandwidthSpec::Uniform { mean_interval_s: 0.05, min_rate_bps: 1e6, max_rate_bps: 10e6, step_bps };
         AvailableBandwidth::new(&spec, stream(1, domain::AVAILABLE_BANDWIDTH, 0), "p").unwrap()
     }
 
@@ -105,10 +109,20 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_their_field() {
-        let spec = AvailableBandwidthSpec::Uniform { mean_interval_s: 0.05, min_rate_bps: 5e6, max_rate_bps: 1e6, step_bps: None };
+        let spec = AvailableBandwidthSpec::Uniform {
+            mean_interval_s: 0.05,
+            min_rate_bps: 5e6,
+            max_rate_bps: 1e6,
+            step_bps: None,
+        };
         let e = AvailableBandwidth::new(&spec, stream(1, domain::AVAILABLE_BANDWIDTH, 0), "p").unwrap_err();
         assert_eq!(e.field, "p.max_rate_bps");
-        let spec = AvailableBandwidthSpec::Uniform { mean_interval_s: 0.0, min_rate_bps: 1e6, max_rate_bps: 2e6, step_bps: None };
+        let spec = AvailableBandwidthSpec::Uniform {
+            mean_interval_s: 0.0,
+            min_rate_bps: 1e6,
+            max_rate_bps: 2e6,
+            step_bps: None,
+        };
         let e = AvailableBandwidth::new(&spec, stream(1, domain::AVAILABLE_BANDWIDTH, 0), "p").unwrap_err();
         assert_eq!(e.field, "p.mean_interval_s");
     }

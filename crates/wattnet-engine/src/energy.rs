@@ -116,17 +116,23 @@ impl Lpi {
             Phy::Base10GT => (4.48, 2.88, 39.68, 1.28),
         });
         let pick = |v: Option<f64>, preset_us: Option<f64>, name: &str| -> Result<Time, ScenarioError> {
-            let s = v.or(preset_us.map(|us| us * 1e-6)).ok_or_else(|| {
-                ScenarioError::new(format!("{field}.{name}"), "required unless `phy` names a preset")
-            })?;
+            let s = v
+                .or(preset_us.map(|us| us * 1e-6))
+                .ok_or_else(|| ScenarioError::new(format!("{field}.{name}"), "required unless `phy` names a preset"))?;
             if !s.is_finite() || s < 0.0 {
-                return Err(ScenarioError::new(format!("{field}.{name}"), format!("must be a non-negative number of seconds, got {s}")));
+                return Err(ScenarioError::new(
+                    format!("{field}.{name}"),
+                    format!("must be a non-negative number of seconds, got {s}"),
+                ));
             }
             Ok(from_secs(s))
         };
         let fraction = spec.power_fraction.unwrap_or(0.1);
         if !(0.0..=1.0).contains(&fraction) {
-            return Err(ScenarioError::new(format!("{field}.power_fraction"), format!("must be in [0, 1], got {fraction}")));
+            return Err(ScenarioError::new(
+                format!("{field}.power_fraction"),
+                format!("must be in [0, 1], got {fraction}"),
+            ));
         }
         let lpi = Lpi {
             wake: pick(spec.wake_s, preset.map(|p| p.0), "wake_s")?,
@@ -190,9 +196,10 @@ impl PowerModel {
     pub fn from_spec(spec: &PowerModelSpec, port_rate_bps: u64, field: &str) -> Result<PowerModel, ScenarioError> {
         let f = |name: &str| format!("{field}.{name}");
         Ok(match spec {
-            PowerModelSpec::Constant { active_w, sleep_w } => {
-                PowerModel { model: Model::Constant { active_w: watts(*active_w, f("active_w"))? }, sleep_w: watts(*sleep_w, f("sleep_w"))? }
-            }
+            PowerModelSpec::Constant { active_w, sleep_w } => PowerModel {
+                model: Model::Constant { active_w: watts(*active_w, f("active_w"))? },
+                sleep_w: watts(*sleep_w, f("sleep_w"))?,
+            },
             PowerModelSpec::RateScaling { static_w, dynamic_w, scaling, max_scaling_factor, max_rate_bps, sleep_w } => {
                 let phi = *max_scaling_factor;
                 if !(phi.is_finite() && phi >= 1.0) {
@@ -374,12 +381,26 @@ mod tests {
     fn rate_scaling_follows_the_two_laws() {
         // P_s = P_d = 1 W, r_MAX = 10 Mb/s, φ = 4 (knee at 2.5 Mb/s).
         let fs = model(
-            PowerModelSpec::RateScaling { static_w: 1.0, dynamic_w: 1.0, scaling: Scaling::Frequency, max_scaling_factor: 4.0, max_rate_bps: None, sleep_w: 0.0 },
+            PowerModelSpec::RateScaling {
+                static_w: 1.0,
+                dynamic_w: 1.0,
+                scaling: Scaling::Frequency,
+                max_scaling_factor: 4.0,
+                max_rate_bps: None,
+                sleep_w: 0.0,
+            },
             10_000_000,
         );
         assert_eq!(fs.active_w(5_000_000), 1.5);
         let dvs = model(
-            PowerModelSpec::RateScaling { static_w: 1.0, dynamic_w: 1.0, scaling: Scaling::Voltage, max_scaling_factor: 4.0, max_rate_bps: None, sleep_w: 0.0 },
+            PowerModelSpec::RateScaling {
+                static_w: 1.0,
+                dynamic_w: 1.0,
+                scaling: Scaling::Voltage,
+                max_scaling_factor: 4.0,
+                max_rate_bps: None,
+                sleep_w: 0.0,
+            },
             10_000_000,
         );
         // (5/10)³ = 0.125; at the knee (2.5/10)³ = 1/64; below it linear: 2/10 · 4 / 64 = 0.0125.
@@ -406,7 +427,15 @@ mod tests {
         assert_eq!(table.active_w(400_000_000), 2.0);
         assert_eq!(table.active_w(10_000_000_000), 20.0);
         // power.md §9.3: a 40 Gb/s link of 2.5 Gb/s cards at 140 W: 16 cards, 2240 W.
-        let cards = model(PowerModelSpec::LineCard { card_capacity_bps: 2.5e9, card_w: 140.0, capacity_bps: Some(40e9), sleep_w: 0.0 }, 40_000_000);
+        let cards = model(
+            PowerModelSpec::LineCard {
+                card_capacity_bps: 2.5e9,
+                card_w: 140.0,
+                capacity_bps: Some(40e9),
+                sleep_w: 0.0,
+            },
+            40_000_000,
+        );
         assert_eq!(cards.active_w(40_000_000), 2240.0);
     }
 
@@ -416,7 +445,14 @@ mod tests {
         // 0–2 s at 10 Mb/s (2 W) = 4 J; 2–5 s at 5 Mb/s (1.5 W) = 4.5 J; 5–6 s asleep = 0.2 J;
         // 6–10 s awake at 5 Mb/s = 6 J. Total 14.7 J.
         let m = model(
-            PowerModelSpec::RateScaling { static_w: 1.0, dynamic_w: 1.0, scaling: Scaling::Frequency, max_scaling_factor: 4.0, max_rate_bps: None, sleep_w: 0.2 },
+            PowerModelSpec::RateScaling {
+                static_w: 1.0,
+                dynamic_w: 1.0,
+                scaling: Scaling::Frequency,
+                max_scaling_factor: 4.0,
+                max_rate_bps: None,
+                sleep_w: 0.2,
+            },
             10_000_000,
         );
         let mut meter = EnergyMeter::new(m, None, 10_000_000);
@@ -435,7 +471,8 @@ mod tests {
         // from its start: cycles [0, 20.2) and [20.2, 40.4) give 0.4 ms of refresh, and
         // [40.4, 50.4) is quiet. Energy = 0.4 ms · 1 W + 50.0 ms · 0.1 W = 0.0054 J.
         let lpi = Lpi { wake: 0, sleep: 0, quiet: from_secs(0.020), refresh: from_secs(0.0002), power_fraction: 0.1 };
-        let mut meter = EnergyMeter::new(model(PowerModelSpec::Constant { active_w: 1.0, sleep_w: 0.0 }, 1), Some(lpi), 1);
+        let mut meter =
+            EnergyMeter::new(model(PowerModelSpec::Constant { active_w: 1.0, sleep_w: 0.0 }, 1), Some(lpi), 1);
         meter.set_mode(0, PowerMode::LowPowerIdle { since: 0 });
         // Accounting in two pieces must give the same as in one.
         meter.advance(from_secs(0.030));

@@ -152,7 +152,9 @@ impl HostModel {
 impl MptcpPower {
     /// P_r for one of `subflows` paths carrying `rate_bps` with round-trip time `rtt_s`.
     pub fn power_w(&self, subflows: u32, rate_bps: f64, rtt_s: f64) -> f64 {
-        self.base_w / subflows as f64 + self.rate_w * (rate_bps / self.ref_rate_bps).powf(self.gamma) + self.rtt_w * rtt_s / self.ref_rtt_s
+        self.base_w / subflows as f64
+            + self.rate_w * (rate_bps / self.ref_rate_bps).powf(self.gamma)
+            + self.rtt_w * rtt_s / self.ref_rtt_s
     }
 }
 

@@ -130,7 +130,8 @@ pub struct TcpEnds {
 impl TcpEnds {
     /// Connection `conn` with configuration `cfg`, for a segment sent by the data sender or not.
     pub fn of(conn: u32, from_data_sender: bool, cfg: &TcpConfig) -> TcpEnds {
-        let (src_port, dst_port) = if from_data_sender { (source_port(conn), SINK_PORT) } else { (SINK_PORT, source_port(conn)) };
+        let (src_port, dst_port) =
+            if from_data_sender { (source_port(conn), SINK_PORT) } else { (SINK_PORT, source_port(conn)) };
         TcpEnds {
             src_port,
             dst_port,
@@ -312,11 +313,17 @@ pub fn requests(
     for (i, spec) in specs.iter().enumerate() {
         let port = port_named(&spec.port, &format!("pcap[{i}].port"))?;
         if let Some(j) = out.iter().position(|r| r.port == port) {
-            return Err(ScenarioError::new(format!("pcap[{i}].port"), format!("port '{}' is already captured by pcap[{j}]", spec.port)));
+            return Err(ScenarioError::new(
+                format!("pcap[{i}].port"),
+                format!("port '{}' is already captured by pcap[{j}]", spec.port),
+            ));
         }
         if let Some(n) = spec.snap_bytes {
             if n == 0 || n > MAX_SNAP_BYTES {
-                return Err(ScenarioError::new(format!("pcap[{i}].snap_bytes"), format!("must be between 1 and {MAX_SNAP_BYTES} bytes, got {n}")));
+                return Err(ScenarioError::new(
+                    format!("pcap[{i}].snap_bytes"),
+                    format!("must be between 1 and {MAX_SNAP_BYTES} bytes, got {n}"),
+                ));
             }
         }
         let p = &ports[port as usize];
@@ -414,7 +421,8 @@ fn record_header(now: Time, incl_len: u32, orig_len: u32) -> [u8; 16] {
 
 /// The /etc/hosts lines naming every node by its address.
 fn hosts_file(node_names: &[String]) -> String {
-    let mut s = String::from("# wattnet node addresses: node i (its index in the scenario's nodes) is 10.0.0.0 + i + 1.\n");
+    let mut s =
+        String::from("# wattnet node addresses: node i (its index in the scenario's nodes) is 10.0.0.0 + i + 1.\n");
     for (i, name) in node_names.iter().enumerate() {
         let [a, b, c, d] = node_address(i as u32);
         s.push_str(&format!("{a}.{b}.{c}.{d}\t{}\n", sanitize(name)));
@@ -617,7 +625,14 @@ mod tests {
     fn sack_blocks_take_the_simulated_option_room_and_wrap() {
         let cfg = config(true, 1 << 20);
         let ends = TcpEnds::of(3, false, &cfg);
-        let mut h = TcpHeader { seq: 1, ack: (1 << 32) + 5, window: 1 << 20, flags: flags::ACK, sack_blocks: 2, ..Default::default() };
+        let mut h = TcpHeader {
+            seq: 1,
+            ack: (1 << 32) + 5,
+            window: 1 << 20,
+            flags: flags::ACK,
+            sack_blocks: 2,
+            ..Default::default()
+        };
         h.sack[0] = ((1 << 32) + 9000, (1 << 32) + 10000);
         h.sack[1] = (7000, 8000);
         // The receiver counts the option in the size: 40 + 4 + 8·2.
@@ -643,14 +658,19 @@ mod tests {
         // header_bytes 52 (Linux with timestamps): 12 bytes of room beyond the TCP header.
         let ends = TcpEnds::of(0, true, &config(false, 65535));
         assert_eq!(ends.window_shift, 0);
-        let p = Packet { size_bytes: 52 + 100, tcp: TcpHeader { seq: 1, len: 100, flags: flags::ACK, ..Default::default() }, ..Default::default() };
+        let p = Packet {
+            size_bytes: 52 + 100,
+            tcp: TcpHeader { seq: 1, len: 100, flags: flags::ACK, ..Default::default() },
+            ..Default::default()
+        };
         let mut out = vec![];
         assert_eq!(encode(&p, &Transport::Tcp(ends), 0, None, &mut out), 152);
         assert_eq!(out.len(), 52);
         assert_eq!(out[32] >> 4, 8);
         assert!(out[40..52].iter().all(|&b| b == OPT_NOP));
         // A SYN needs more than 20 bytes of options room when the simulated header is 40.
-        let syn = Packet { size_bytes: 40, tcp: TcpHeader { flags: flags::SYN, ..Default::default() }, ..Default::default() };
+        let syn =
+            Packet { size_bytes: 40, tcp: TcpHeader { flags: flags::SYN, ..Default::default() }, ..Default::default() };
         assert_eq!(encode(&syn, &Transport::Tcp(ends), 0, None, &mut out), 48);
         assert_eq!(&out[40..48], &[2, 4, 0x05, 0xb4, 1, 3, 3, 0]);
     }
@@ -731,7 +751,10 @@ mod tests {
             assert_eq!(&r[20..22], &(i as u16).to_be_bytes(), "ip id");
         }
         assert_eq!(fs::read(&files[1]).unwrap().len(), 24, "nothing crossed b->a");
-        assert_eq!(fs::read_to_string(tmp.0.join("hosts")).unwrap().lines().skip(1).collect::<Vec<_>>(), ["10.0.0.1\ta", "10.0.0.2\tb"]);
+        assert_eq!(
+            fs::read_to_string(tmp.0.join("hosts")).unwrap().lines().skip(1).collect::<Vec<_>>(),
+            ["10.0.0.1\ta", "10.0.0.2\tb"]
+        );
         // Capturing changes nothing in the run.
         let mut plain = Simulation::from_json(UDP_LINE).unwrap();
         plain.run();
@@ -759,7 +782,10 @@ mod tests {
     #[test]
     fn without_requests_nothing_is_opened() {
         let tmp = TempDir::new("none");
-        let mut sim = Simulation::from_json(&UDP_LINE.replace(r#""pcap": [{"port": "a->b"}, {"port": "b->a"}]"#, r#""pcap": []"#)).unwrap();
+        let mut sim = Simulation::from_json(
+            &UDP_LINE.replace(r#""pcap": [{"port": "a->b"}, {"port": "b->a"}]"#, r#""pcap": []"#),
+        )
+        .unwrap();
         assert_eq!(sim.capture_to(&tmp.0).unwrap(), Vec::<PathBuf>::new());
         assert!(!tmp.0.exists());
         assert!(sim.pcap.active.is_none());
@@ -779,8 +805,14 @@ mod tests {
         assert_eq!(names, ["a-b-c.pcap", "a-b-c_2.pcap"]);
         let err = |pcap: &str| Simulation::from_json(&scenario(pcap)).err().unwrap().to_string();
         assert_eq!(err(r#"[{"port": "c->a"}]"#), "pcap[0].port: unknown port 'c->a' (ports are named \"from->to\")");
-        assert_eq!(err(r#"[{"port": "c->a-b"}, {"port": "c->a-b"}]"#), "pcap[1].port: port 'c->a-b' is already captured by pcap[0]");
-        assert_eq!(err(r#"[{"port": "c->a-b", "snap_bytes": 65536}]"#), "pcap[0].snap_bytes: must be between 1 and 65535 bytes, got 65536");
+        assert_eq!(
+            err(r#"[{"port": "c->a-b"}, {"port": "c->a-b"}]"#),
+            "pcap[1].port: port 'c->a-b' is already captured by pcap[0]"
+        );
+        assert_eq!(
+            err(r#"[{"port": "c->a-b", "snap_bytes": 65536}]"#),
+            "pcap[0].snap_bytes: must be between 1 and 65535 bytes, got 65536"
+        );
     }
 
     #[test]
@@ -799,8 +831,14 @@ mod tests {
         assert_eq!(node_address(MAX_NODES as u32 - 1), [10, 255, 255, 254]);
         assert_eq!((source_port(0), source_port(3999), source_port(4000)), (61000, 64999, 61000));
         assert_eq!(file_stem("r 1", "a/b->c"), "r_1-a_b-_c");
-        assert_eq!(hosts_file(&["a b".into(), "c".into()]).lines().skip(1).collect::<Vec<_>>(), ["10.0.0.1\ta_b", "10.0.0.2\tc"]);
-        assert_eq!(file_header(80), [0x4d, 0x3c, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 80, 0, 0, 0, 228, 0, 0, 0]);
+        assert_eq!(
+            hosts_file(&["a b".into(), "c".into()]).lines().skip(1).collect::<Vec<_>>(),
+            ["10.0.0.1\ta_b", "10.0.0.2\tc"]
+        );
+        assert_eq!(
+            file_header(80),
+            [0x4d, 0x3c, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 80, 0, 0, 0, 228, 0, 0, 0]
+        );
         // 1.5 s + 1999 ps: 1 s and 500000001 ns (picoseconds truncated).
         let h = record_header(1_500_000_001_999, 40, 1040);
         assert_eq!(h, [1, 0, 0, 0, 0x01, 0x65, 0xcd, 0x1d, 40, 0, 0, 0, 0x10, 0x04, 0, 0]);

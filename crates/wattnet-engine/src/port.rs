@@ -100,7 +100,15 @@ impl Port {
         self.stats.busy_time - self.in_service.map_or(0, |(_, done)| done.saturating_sub(now))
     }
 
-    pub fn new(name: String, from: u32, to: u32, rate_bps: u64, delay: Time, transition: Time, discipline: QueueDiscipline) -> Port {
+    pub fn new(
+        name: String,
+        from: u32,
+        to: u32,
+        rate_bps: u64,
+        delay: Time,
+        transition: Time,
+        discipline: QueueDiscipline,
+    ) -> Port {
         Port {
             name,
             from,

@@ -92,7 +92,10 @@ impl BufferLimit {
             (Some(p), None) => Limit::Packets(p),
             (None, Some(b)) => Limit::Bytes(b),
             _ => {
-                return Err(ScenarioError::new(field, format!("{kind} needs exactly one of limit_packets and limit_bytes")))
+                return Err(ScenarioError::new(
+                    field,
+                    format!("{kind} needs exactly one of limit_packets and limit_bytes"),
+                ))
             }
         };
         Ok(BufferLimit { limit, count_in_service })
@@ -149,7 +152,13 @@ mod tests {
     use super::*;
 
     fn state(p: u32, b: u64, serving: Option<u32>) -> QueueState {
-        QueueState { waiting_packets: p, waiting_bytes: b, in_service_bytes: serving, last_tx_end: 0, rate_bps: 1_000_000 }
+        QueueState {
+            waiting_packets: p,
+            waiting_bytes: b,
+            in_service_bytes: serving,
+            last_tx_end: 0,
+            rate_bps: 1_000_000,
+        }
     }
 
     fn admit(q: &mut QueueDiscipline, s: QueueState, size_bytes: u32) -> Admission {

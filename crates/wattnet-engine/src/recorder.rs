@@ -1,8 +1,8 @@
 //! Samples chosen port and TCP-flow quantities every Δt into a long (tidy) table.
 
 use crate::port::{Port, PortId};
-use crate::results::{Column, Table};
 use crate::queue::QueueDiscipline;
+use crate::results::{Column, Table};
 use crate::scenario::{FlowQuantity, PortQuantity};
 use crate::sim::{Connection, Flow};
 use crate::time::{to_secs, Time};

@@ -11,7 +11,9 @@ pub enum Column {
 impl PartialEq for Column {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
-            (Column::F64(a), Column::F64(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()),
+            (Column::F64(a), Column::F64(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+            }
             (Column::U64(a), Column::U64(b)) => a == b,
             (Column::Str(a), Column::Str(b)) => a == b,
             _ => false,

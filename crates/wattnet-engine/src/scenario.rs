@@ -6,10 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ScenarioError;
 use crate::available_bandwidth::AvailableBandwidthSpec;
 use crate::control::ControllerSpec;
 use crate::energy::{LpiSpec, PowerModelSpec};
+use crate::error::ScenarioError;
 use crate::host::HostPowerSpec;
 use crate::tcp::CcSpec;
 
@@ -333,7 +333,10 @@ pub enum TrafficSpec {
 
 impl TrafficSpec {
     pub fn is_tcp(&self) -> bool {
-        matches!(self, TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } | TrafficSpec::Web { .. })
+        matches!(
+            self,
+            TrafficSpec::Bulk | TrafficSpec::Transfer { .. } | TrafficSpec::Serial { .. } | TrafficSpec::Web { .. }
+        )
     }
 }
 
@@ -409,11 +412,18 @@ pub enum OpenerSpec {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PacketSizeSpec {
-    Fixed { bytes: u32 },
+    Fixed {
+        bytes: u32,
+    },
     /// ⌈Exp(mean)⌉ bytes, at least 1.
-    Exponential { mean_bytes: f64 },
+    Exponential {
+        mean_bytes: f64,
+    },
     /// Uniform integer in [min_bytes, max_bytes].
-    Uniform { min_bytes: u32, max_bytes: u32 },
+    Uniform {
+        min_bytes: u32,
+        max_bytes: u32,
+    },
 }
 
 impl Default for PacketSizeSpec {

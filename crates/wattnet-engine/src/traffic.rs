@@ -12,15 +12,23 @@ use crate::time::{from_secs, serialization, Time};
 pub enum PacketSize {
     Fixed(u32),
     /// ⌈Exp⌉ bytes, at least 1.
-    Exponential { dist: Exp<f64>, mean: f64 },
-    Uniform { min: u32, max: u32 },
+    Exponential {
+        dist: Exp<f64>,
+        mean: f64,
+    },
+    Uniform {
+        min: u32,
+        max: u32,
+    },
 }
 
 impl PacketSize {
     pub fn from_spec(spec: &PacketSizeSpec, field: &str) -> Result<Self, ScenarioError> {
         Ok(match *spec {
             PacketSizeSpec::Fixed { bytes } if bytes >= 1 => PacketSize::Fixed(bytes),
-            PacketSizeSpec::Fixed { .. } => return Err(ScenarioError::new(format!("{field}.bytes"), "must be at least 1")),
+            PacketSizeSpec::Fixed { .. } => {
+                return Err(ScenarioError::new(format!("{field}.bytes"), "must be at least 1"))
+            }
             PacketSizeSpec::Exponential { mean_bytes } if mean_bytes.is_finite() && mean_bytes >= 1.0 => {
                 PacketSize::Exponential { dist: Exp::new(1.0 / mean_bytes).expect("positive rate"), mean: mean_bytes }
             }
@@ -64,10 +72,19 @@ enum OffPeriod {
 
 #[derive(Clone, Debug)]
 enum Pattern {
-    Cbr { rate_bps: u64 },
+    Cbr {
+        rate_bps: u64,
+    },
     /// Exponential gaps in seconds.
-    Poisson { gap_s: Exp<f64> },
-    OnOff { peak_bps: u64, on_s: Exp<f64>, off: OffPeriod, on_until: Time },
+    Poisson {
+        gap_s: Exp<f64>,
+    },
+    OnOff {
+        peak_bps: u64,
+        on_s: Exp<f64>,
+        off: OffPeriod,
+        on_until: Time,
+    },
 }
 
 /// A source emitting the packets of one flow at its source node.
@@ -105,10 +122,13 @@ impl UdpSource {
                 let peak_bps = rate(peak_rate_bps, format!("{field}.peak_rate_bps"))?;
                 let on_s = Exp::new(1.0 / positive(on_mean_s, format!("{field}.on_mean_s"))?).expect("positive");
                 let off = match (off_mean_s, cycle_s) {
-                    (Some(off), None) => {
-                        OffPeriod::Exponential(Exp::new(1.0 / positive(off, format!("{field}.off_mean_s"))?).expect("positive"))
-                    }
-                    (None, Some(c)) => OffPeriod::Cycle { period: from_secs(positive(c, format!("{field}.cycle_s"))?), next_start: start },
+                    (Some(off), None) => OffPeriod::Exponential(
+                        Exp::new(1.0 / positive(off, format!("{field}.off_mean_s"))?).expect("positive"),
+                    ),
+                    (None, Some(c)) => OffPeriod::Cycle {
+                        period: from_secs(positive(c, format!("{field}.cycle_s"))?),
+                        next_start: start,
+                    },
                     _ => return Err(ScenarioError::new(field, "on_off needs exactly one of off_mean_s and cycle_s")),
                 };
                 Pattern::OnOff { peak_bps, on_s, off, on_until: start }
@@ -154,7 +174,9 @@ impl UdpSource {
         let Pattern::OnOff { on_s, off, on_until, .. } = &mut self.pattern else { unreachable!("on-off only") };
         let (start, max_len) = match off {
             // The first period starts at the source's start, later ones after a silence.
-            OffPeriod::Exponential(off_s) if ended > self.start => (ended + from_secs(off_s.sample(&mut self.rng)), Time::MAX),
+            OffPeriod::Exponential(off_s) if ended > self.start => {
+                (ended + from_secs(off_s.sample(&mut self.rng)), Time::MAX)
+            }
             OffPeriod::Exponential(_) => (ended, Time::MAX),
             OffPeriod::Cycle { period, next_start } => {
                 let start = *next_start;
@@ -174,7 +196,8 @@ mod tests {
     use crate::time::PS_PER_S;
 
     fn source(traffic: TrafficSpec, size: PacketSize, stop_s: f64) -> UdpSource {
-        UdpSource::new(0, &traffic, size, 0, from_secs(stop_s), stream(1, domain::SOURCE, 0), "flows[0].traffic").unwrap()
+        UdpSource::new(0, &traffic, size, 0, from_secs(stop_s), stream(1, domain::SOURCE, 0), "flows[0].traffic")
+            .unwrap()
     }
 
     fn emissions(src: &mut UdpSource) -> Vec<(Time, u32)> {

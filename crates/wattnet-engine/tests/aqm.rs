@@ -29,8 +29,11 @@ fn red_holds_an_unresponsive_overload_between_its_thresholds_where_droptail_fill
     // Poisson at ρ = 1.2: the port sheds 1 − 1/ρ = 1/6 of the arrivals whatever the discipline.
     let poisson = json!({"type": "poisson", "rate_bps": 12e6});
     let r = run(single_queue(red(), poisson.clone(), 200.0, 4));
-    let (enq, dropped, early) =
-        (port_u64(&r, PORT, "enqueued_packets"), port_u64(&r, PORT, "dropped_packets"), port_u64(&r, PORT, "early_dropped_packets"));
+    let (enq, dropped, early) = (
+        port_u64(&r, PORT, "enqueued_packets"),
+        port_u64(&r, PORT, "dropped_packets"),
+        port_u64(&r, PORT, "early_dropped_packets"),
+    );
     let loss = dropped as f64 / (enq + dropped) as f64;
     let utilization = port_f64(&r, PORT, "utilization");
     // What is not carried is dropped: loss = 1 − U/ρ (up to the sampling noise of the

@@ -66,7 +66,8 @@ fn small_rtt_and_large_mrci_cost_the_flow_almost_nothing() {
     assert!(port_u64(&pc, PORT, "rate_changes") <= 60);
     let (g_pc, g_base) = (goodput_bps(&pc, 60.0), goodput_bps(&base, 60.0));
     assert!(g_pc >= 0.95 * g_base, "goodput {g_pc} vs TCPonly {g_base}");
-    let (d_pc, d_base) = (port_u64(&pc, PORT, "dropped_packets") as f64, port_u64(&base, PORT, "dropped_packets") as f64);
+    let (d_pc, d_base) =
+        (port_u64(&pc, PORT, "dropped_packets") as f64, port_u64(&base, PORT, "dropped_packets") as f64);
     assert!((d_pc - d_base).abs() <= 0.1 * d_base, "drops {d_pc} vs TCPonly {d_base}");
 }
 

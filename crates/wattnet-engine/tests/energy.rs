@@ -10,7 +10,8 @@ fn a_metered_link_integrates_rate_changes_and_switch_off_exactly() {
     // a->b: 10 Mb/s for 2 s (2 W: 4 J), 5 Mb/s for 3 s (1.5 W: 4.5 J), off for 5 s (0.2 W: 1 J)
     // = 9.5 J. b->a: 10 Mb/s for 5 s (10 J), off for 5 s (1 J) = 11 J.
     // Full rate, always on: 2 W × 10 s per direction = 40 J.
-    let power = json!({"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency", "sleep_w": 0.2});
+    let power =
+        json!({"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency", "sleep_w": 0.2});
     let r = run(json!({
         "seed": 1, "duration_s": 10.0,
         "nodes": [{"name": "a"}, {"name": "b"}],
@@ -57,11 +58,14 @@ fn practra_steps_down_to_the_slowest_rate_that_carries_a_steady_load() {
 /// Two nodes joined by a 1 Gb/s link with no propagation delay, optionally with 802.3az LPI
 /// (1000BASE-T) and a constant 1 W power model; UDP flows of 1500 B frames.
 fn gigabit_link(lpi: bool, duration_s: f64, flows: serde_json::Value) -> wattnet_engine::Results {
-    let mut link = json!({"a": "s", "b": "d", "rate_bps": 1e9, "delay_s": 0.0, "power": {"type": "constant", "active_w": 1.0}});
+    let mut link =
+        json!({"a": "s", "b": "d", "rate_bps": 1e9, "delay_s": 0.0, "power": {"type": "constant", "active_w": 1.0}});
     if lpi {
         link["lpi"] = json!({"phy": "1000base_t"});
     }
-    run(json!({"seed": 1, "duration_s": duration_s, "nodes": [{"name": "s"}, {"name": "d"}], "links": [link], "flows": flows}))
+    run(
+        json!({"seed": 1, "duration_s": duration_s, "nodes": [{"name": "s"}, {"name": "d"}], "links": [link], "flows": flows}),
+    )
 }
 
 /// A flow of exactly one 1500 B frame at `at_s`.
@@ -79,7 +83,9 @@ fn low_power_idle_delays_a_frame_by_the_wake_time_and_one_arriving_while_it_goes
     // Without LPI both are sent on arrival (12 µs each, no delay on the wire).
     let flows = json!([one_frame("a", 0.010), one_frame("b", 0.0101285)]);
     let (with, without) = (gigabit_link(true, 0.02, flows.clone()), gigabit_link(false, 0.02, flows));
-    let added_ps = |flow: &str| ((flow_f64(&with, flow, "mean_delay_s") - flow_f64(&without, flow, "mean_delay_s")) * 1e12).round();
+    let added_ps = |flow: &str| {
+        ((flow_f64(&with, flow, "mean_delay_s") - flow_f64(&without, flow, "mean_delay_s")) * 1e12).round()
+    };
     assert_eq!(flow_f64(&without, "a", "mean_delay_s"), 12e-6);
     assert_eq!(added_ps("a"), 16_500_000.0);
     assert_eq!(added_ps("b"), 98_500_000.0);

@@ -104,8 +104,12 @@ fn every_packet_is_accounted_for_mid_run_and_at_the_end() {
     for step in 1..=20 {
         sim.run_until(from_secs(step as f64 * 0.1));
         let r = sim.results().expect("conservation holds");
-        let (sent, rec, drop, held) =
-            (r.scalar("packets_sent"), r.scalar("packets_received"), r.scalar("packets_dropped"), r.scalar("packets_in_network"));
+        let (sent, rec, drop, held) = (
+            r.scalar("packets_sent"),
+            r.scalar("packets_received"),
+            r.scalar("packets_dropped"),
+            r.scalar("packets_in_network"),
+        );
         assert_eq!(sent, rec + drop + held);
         let port_drops: u64 = r.table("ports").u64s("dropped_packets").iter().sum();
         assert_eq!(drop as u64, port_drops);
@@ -147,18 +151,33 @@ fn bad_scenarios_name_the_field() {
     let cases = [
         (json!({"seed": 1, "duration_s": -1.0, "nodes": [{"name": "a"}]}), "duration_s"),
         (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}], "bogus": 1}), "bogus"),
-        (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
-                "links": [{"a": "a", "b": "zz", "rate_bps": 1e6, "delay_s": 0.0}]}), "links[0].b"),
-        (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
-                "links": [{"a": "a", "b": "b", "rate_bps": -5.0, "delay_s": 0.0}]}), "links[0].rate_bps"),
-        (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
-                "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.0, "queue": {"type": "fifo9"}}]}), "links[0].queue"),
-        (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+        (
+            json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
+                "links": [{"a": "a", "b": "zz", "rate_bps": 1e6, "delay_s": 0.0}]}),
+            "links[0].b",
+        ),
+        (
+            json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
+                "links": [{"a": "a", "b": "b", "rate_bps": -5.0, "delay_s": 0.0}]}),
+            "links[0].rate_bps",
+        ),
+        (
+            json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
+                "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.0, "queue": {"type": "fifo9"}}]}),
+            "links[0].queue",
+        ),
+        (
+            json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
                 "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.0}],
-                "flows": [{"name": "f", "src": "a", "dst": "c", "traffic": {"type": "cbr", "rate_bps": 1.0}}]}), "flows[0]"),
-        (json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
+                "flows": [{"name": "f", "src": "a", "dst": "c", "traffic": {"type": "cbr", "rate_bps": 1.0}}]}),
+            "flows[0]",
+        ),
+        (
+            json!({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
                 "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.0}],
-                "events": [{"action": "set_rate", "at_s": 0.5, "port": "b->c", "rate_bps": 1.0}]}), "events[0].port"),
+                "events": [{"action": "set_rate", "at_s": 0.5, "port": "b->c", "rate_bps": 1.0}]}),
+            "events[0].port",
+        ),
     ];
     for (scenario, field) in cases {
         let e = Simulation::from_json(&scenario.to_string()).err().expect("rejected");

@@ -104,7 +104,9 @@ fn case_study_1(stagger: f64, rate_bps: f64, controller: Option<Value>) -> Value
 /// One series of the recorder's table.
 fn series(r: &Results, entity: &str, quantity: &str) -> Vec<(f64, f64)> {
     let t = r.table("timeseries");
-    let (Some(Column::Str(e)), Some(Column::Str(q))) = (t.column("entity"), t.column("quantity")) else { panic!("no timeseries") };
+    let (Some(Column::Str(e)), Some(Column::Str(q))) = (t.column("entity"), t.column("quantity")) else {
+        panic!("no timeseries")
+    };
     let (time, value) = (t.f64s("time_s"), t.f64s("value"));
     (0..time.len()).filter(|&i| e[i] == entity && q[i] == quantity).map(|i| (time[i], value[i])).collect()
 }
@@ -126,7 +128,8 @@ fn utilisation(r: &Results) -> f64 {
 /// The same ratio from `from` to the end, from the recorder's 0.5 s bins (bits sent per bin
 /// over C sampled at each bin's end).
 fn utilisation_from(r: &Results, from: f64) -> f64 {
-    mean_over(&series(r, PORT, "departure_rate_bps"), from, DURATION) / mean_over(&series(r, PORT, "rate_bps"), from, DURATION)
+    mean_over(&series(r, PORT, "departure_rate_bps"), from, DURATION)
+        / mean_over(&series(r, PORT, "rate_bps"), from, DURATION)
 }
 
 /// targets.md C1–C3 with AWM + C-EARTH against the over-provisioned run (no controller,
@@ -159,7 +162,11 @@ fn c_earth_follows_the_load_with_the_queue_near_its_target() {
         let ratio = delivered_bytes(&r) / delivered_bytes(&over);
         assert!(ratio >= 0.95, "stagger {stagger}: throughput ratio {ratio}");
         let util = utilisation_from(&r, FIRST_PHASE_END);
-        assert!(util >= 0.95, "stagger {stagger}: utilisation from {FIRST_PHASE_END} s {util} (whole run {})", utilisation(&r));
+        assert!(
+            util >= 0.95,
+            "stagger {stagger}: utilisation from {FIRST_PHASE_END} s {util} (whole run {})",
+            utilisation(&r)
+        );
         let queue = mean_over(&series(&r, PORT, "queue_bytes"), FIRST_PHASE_END, DURATION);
         assert!((0.8 * TARGET..1.2 * TARGET).contains(&queue), "stagger {stagger}: mean queue {queue}");
         let (c, offered) = (series(&r, PORT, "rate_bps"), series(&over, PORT, "departure_rate_bps"));
@@ -192,7 +199,10 @@ fn with_the_spec_flow_estimate_awm_holds_the_queue_but_c_stays_below_the_demand(
     let sd = (held.iter().map(|d| d * d).sum::<f64>() / held.len() as f64).sqrt();
     assert!((0.9 * TARGET..1.1 * TARGET).contains(&mean) && sd < 0.25 * TARGET, "queue {mean} ± {sd}");
     assert!(port_u64(&r, PORT, "dropped_packets") * 10_000 <= port_u64(&r, PORT, "transmitted_packets"));
-    let (c, offered) = (mean_over(&series(&r, PORT, "rate_bps"), 100.0, 175.0), mean_over(&series(&over, PORT, "departure_rate_bps"), 100.0, 175.0));
+    let (c, offered) = (
+        mean_over(&series(&r, PORT, "rate_bps"), 100.0, 175.0),
+        mean_over(&series(&over, PORT, "departure_rate_bps"), 100.0, 175.0),
+    );
     assert!(c < 0.5 * offered, "C {c} for {offered} offered");
     assert!(delivered_bytes(&r) < 0.5 * delivered_bytes(&over));
 }
@@ -225,4 +235,3 @@ fn earth_steps_to_the_smallest_rate_that_carries_the_load() {
     assert!(delivered_bytes(&r) >= 0.99 * delivered_bytes(&over));
     assert!(utilisation(&r) >= 0.95);
 }
-

@@ -5,7 +5,14 @@ use common::*;
 use serde_json::json;
 
 /// One port fed directly by a Poisson source: arrivals at the port are exactly Poisson.
-fn single_queue(rate_bps: f64, load_bps: f64, size: serde_json::Value, limit: u32, duration_s: f64, seed: u64) -> serde_json::Value {
+fn single_queue(
+    rate_bps: f64,
+    load_bps: f64,
+    size: serde_json::Value,
+    limit: u32,
+    duration_s: f64,
+    seed: u64,
+) -> serde_json::Value {
     json!({
         "seed": seed, "duration_s": duration_s,
         "nodes": [{"name": "src"}, {"name": "dst"}],

@@ -65,13 +65,18 @@ fn stale_tables_loop_packets_until_the_flood_arrives() {
     let r = run(s);
     assert!(r.scalar("dropped_ttl") > 0.0, "a transient loop must drop packets by TTL");
     // Every packet is accounted for: sent = received + dropped (TTL, link down) + in flight.
-    assert_eq!(r.scalar("packets_sent"), r.scalar("packets_received") + r.scalar("packets_dropped") + r.scalar("packets_in_network"));
+    assert_eq!(
+        r.scalar("packets_sent"),
+        r.scalar("packets_received") + r.scalar("packets_dropped") + r.scalar("packets_in_network")
+    );
 }
 
 /// s – r1 – r2 – d with a backup r1 – r3 – r2; TCP from s to d; r1–r2 fails at 5 s.
 fn failover(reconvergence: Value) -> wattnet_engine::Results {
-    let link = |a: &str, b: &str, d: f64| json!({"a": a, "b": b, "rate_bps": 10e6, "delay_s": d,
-                                                  "queue": {"type": "droptail", "limit_packets": 100}});
+    let link = |a: &str, b: &str, d: f64| {
+        json!({"a": a, "b": b, "rate_bps": 10e6, "delay_s": d,
+                                                  "queue": {"type": "droptail", "limit_packets": 100}})
+    };
     run(json!({
         "seed": 1, "duration_s": 15.0,
         "routing": {"reconvergence": reconvergence},

@@ -120,7 +120,10 @@ fn every_algorithm_fills_its_link_with_a_buffer_of_one_bdp() {
         for delay in [0.010, 0.025] {
             let buffer = bdp_packets(delay).ceil() as u32;
             let (share, r) = fill(cc, delay, buffer);
-            eprintln!("{cc} delay {delay} buffer {buffer}: goodput {share:.4} of capacity, timeouts {:?}", conn_u64(&r, "timeouts"));
+            eprintln!(
+                "{cc} delay {delay} buffer {buffer}: goodput {share:.4} of capacity, timeouts {:?}",
+                conn_u64(&r, "timeouts")
+            );
             assert!(share >= 0.95, "{cc}, delay {delay}: goodput {share:.4} of capacity");
         }
     }
@@ -179,7 +182,14 @@ fn newreno_and_reno_follow_the_mathis_formula_under_bernoulli_loss() {
     for cc in ["newreno", "reno"] {
         for (p, duration) in [(0.001f64, 1200.0), (0.005, 600.0), (0.01, 600.0)] {
             let link = json!({"a_to_b": {"error_rate": p}});
-            let r = run(pair(100e6, 0.05, json!({"type": "droptail", "limit_packets": 1000}), json!({"congestion_control": {"type": cc}}), duration, link));
+            let r = run(pair(
+                100e6,
+                0.05,
+                json!({"type": "droptail", "limit_packets": 1000}),
+                json!({"congestion_control": {"type": cc}}),
+                duration,
+                link,
+            ));
             // The measured mean RTT: every data packet that arrives triggers exactly one ACK
             // (no delayed ACKs, none lost), so the flow's packets are half data and half ACKs
             // and twice their mean one-way delay is the mean RTT, queueing included.
@@ -192,7 +202,10 @@ fn newreno_and_reno_follow_the_mathis_formula_under_bernoulli_loss() {
                 goodput / 1e6, mathis / 1e6, goodput / mathis);
             assert!((goodput / mathis - 1.0).abs() <= 0.2, "{cc} p {p}: {goodput} vs {mathis}");
             // The formula holds only while losses are repaired without timeouts (tcp.md §0.7).
-            assert!((timeouts as f64) < 0.05 * fast as f64, "{cc} p {p}: {timeouts} timeouts for {fast} fast retransmits");
+            assert!(
+                (timeouts as f64) < 0.05 * fast as f64,
+                "{cc} p {p}: {timeouts} timeouts for {fast} fast retransmits"
+            );
         }
     }
 }
@@ -244,7 +257,12 @@ fn cubic_takes_more_than_newreno_on_a_large_bdp_path() {
     // loss events are not shared per packet; the next test holds the loss rate equal.)
     let small = run(dumbbell(&["cubic", "newreno"], 10e6, 0.005, 8, 120.0, 0.0));
     let s = conn_f64(&small, "goodput_bps");
-    eprintln!("small BDP DropTail: CUBIC {:.2} Mb/s, NewReno {:.2} Mb/s, ratio {:.2}", s[0] / 1e6, s[1] / 1e6, s[0] / s[1]);
+    eprintln!(
+        "small BDP DropTail: CUBIC {:.2} Mb/s, NewReno {:.2} Mb/s, ratio {:.2}",
+        s[0] / 1e6,
+        s[1] / 1e6,
+        s[0] / s[1]
+    );
     assert!(s[0] / s[1] < 0.5 * g[0] / g[1], "the advantage must shrink with the BDP");
 }
 
@@ -267,8 +285,13 @@ fn cubic_matches_reno_in_its_friendly_region_and_rfc9438_in_its_cubic_region() {
     // raises α to 1 once W_est passes cwnd_prior: at α = 1 throughout, AIMD(1, 0.7) would
     // give √(1.7/0.6)/√1.5 = 1.37× Reno. So the ratio lies in [1, 1.37]; we allow 0.9–1.4.
     let (cubic, reno) = run_pair(0.005, 0.001, 300.0);
-    eprintln!("RTT 10 ms, p 0.001: CUBIC {:.2}, NewReno {:.2} Mb/s (Reno formula {:.2}), ratio {:.3}",
-        cubic / 1e6, reno / 1e6, mbps(reno_window(0.001), 0.01) / 1e6, cubic / reno);
+    eprintln!(
+        "RTT 10 ms, p 0.001: CUBIC {:.2}, NewReno {:.2} Mb/s (Reno formula {:.2}), ratio {:.3}",
+        cubic / 1e6,
+        reno / 1e6,
+        mbps(reno_window(0.001), 0.01) / 1e6,
+        cubic / reno
+    );
     assert!(cubic_window(0.001, 0.01) < 0.2 * reno_window(0.001));
     assert!((0.9..=1.4).contains(&(cubic / reno)), "friendly region: ratio {}", cubic / reno);
     assert!((reno / mbps(reno_window(0.001), 0.01) - 1.0).abs() <= 0.2, "NewReno {reno}");
@@ -277,8 +300,13 @@ fn cubic_matches_reno_in_its_friendly_region_and_rfc9438_in_its_cubic_region() {
     // 54.0 Mb/s, twice Reno, so CUBIC follows W_cubic. Both within 20 % of their formulas.
     let (cubic, reno) = run_pair(0.05, 3e-5, 600.0);
     let (cubic_expected, reno_expected) = (mbps(cubic_window(3e-5, 0.1), 0.1), mbps(reno_window(3e-5), 0.1));
-    eprintln!("RTT 100 ms, p 3e-5: CUBIC {:.2} (formula {:.2}), NewReno {:.2} (formula {:.2}) Mb/s",
-        cubic / 1e6, cubic_expected / 1e6, reno / 1e6, reno_expected / 1e6);
+    eprintln!(
+        "RTT 100 ms, p 3e-5: CUBIC {:.2} (formula {:.2}), NewReno {:.2} (formula {:.2}) Mb/s",
+        cubic / 1e6,
+        cubic_expected / 1e6,
+        reno / 1e6,
+        reno_expected / 1e6
+    );
     assert!((cubic / cubic_expected - 1.0).abs() <= 0.2, "CUBIC {cubic} vs {cubic_expected}");
     assert!((reno / reno_expected - 1.0).abs() <= 0.2, "NewReno {reno} vs {reno_expected}");
     assert!(cubic > 1.5 * reno);
@@ -301,7 +329,14 @@ fn vegas_keeps_between_alpha_and_beta_packets_queued() {
         (0.025, json!({"type": "vegas", "alpha": 8, "beta": 10, "classic_diff": true}), 8.0, 10.0, true),
     ];
     for (delay, cc, alpha, beta, classic) in cases {
-        let s = pair(10e6, delay, json!({"type": "droptail", "limit_packets": 200}), json!({"congestion_control": cc}), 40.0, json!({}));
+        let s = pair(
+            10e6,
+            delay,
+            json!({"type": "droptail", "limit_packets": 200}),
+            json!({"congestion_control": cc}),
+            40.0,
+            json!({}),
+        );
         let (early, end) = run_in_two_phases(&s, 10.0);
         let q = mean_queue_after(&early, &end, "s->r");
         let base = 2.0 * delay + 0.001232;
@@ -335,8 +370,10 @@ fn ecn_flows_through_red_are_marked_instead_of_dropped_and_react_once_per_rtt() 
     let diff = |table_col: &dyn Fn(&Results) -> u64| table_col(&end) - table_col(&early);
     let marked = diff(&|r| port_u64(r, "A->B", "marked_packets"));
     let dropped = diff(&|r| port_u64(r, "A->B", "dropped_packets"));
-    let reductions: Vec<u64> = (0..n).map(|i| conn_u64(&end, "ecn_reductions")[i] - conn_u64(&early, "ecn_reductions")[i]).collect();
-    let losses: u64 = (0..n).map(|i| conn_u64(&end, "retransmissions")[i] - conn_u64(&early, "retransmissions")[i]).sum();
+    let reductions: Vec<u64> =
+        (0..n).map(|i| conn_u64(&end, "ecn_reductions")[i] - conn_u64(&early, "ecn_reductions")[i]).collect();
+    let losses: u64 =
+        (0..n).map(|i| conn_u64(&end, "retransmissions")[i] - conn_u64(&early, "retransmissions")[i]).sum();
     eprintln!("after {t0} s: {marked} marked, {dropped} dropped, reductions {reductions:?}, retransmissions {losses}");
     assert!(marked > 100, "RED marks instead of dropping: {marked}");
     assert_eq!(dropped, 0, "ECN-capable traffic in steady state is marked, not dropped");
@@ -374,7 +411,10 @@ fn ecn_flows_through_red_are_marked_instead_of_dropped_and_react_once_per_rtt() 
     // A reaction at cwnd ≤ 2 leaves cwnd unchanged (the floor of 2 segments), so a few
     // reactions may show no decrease; no decrease may come without a reaction.
     for i in 0..n {
-        assert!(decreases[i] <= reductions[i] && decreases[i] + 3 >= reductions[i], "flow {i}: {decreases:?} vs {reductions:?}");
+        assert!(
+            decreases[i] <= reductions[i] && decreases[i] + 3 >= reductions[i],
+            "flow {i}: {decreases:?} vs {reductions:?}"
+        );
     }
     assert!(min_gap >= 0.9 * rtt_min, "two reductions {min_gap} s apart");
 }
@@ -417,7 +457,10 @@ fn tcp_runs_with_random_loss_are_deterministic_and_conserve_packets() {
         t += 0.25;
         sim.run_until(from_secs(t));
         let r = sim.results().unwrap_or_else(|e| panic!("at {t} s: {e}"));
-        assert_eq!(r.scalar("packets_sent"), r.scalar("packets_received") + r.scalar("packets_dropped") + r.scalar("packets_in_network"));
+        assert_eq!(
+            r.scalar("packets_sent"),
+            r.scalar("packets_received") + r.scalar("packets_dropped") + r.scalar("packets_in_network")
+        );
     }
     assert!(identical(&sim.results().unwrap(), &a), "a run observed in steps ends as one run straight through");
 }

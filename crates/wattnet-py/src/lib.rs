@@ -53,7 +53,8 @@ impl Simulation {
     #[pyo3(signature = (scenario_json, pcap_dir=None))]
     fn new(scenario_json: &str, pcap_dir: Option<PathBuf>) -> PyResult<Self> {
         guarded(|| {
-            let mut inner = wattnet_engine::Simulation::from_json(scenario_json).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+            let mut inner = wattnet_engine::Simulation::from_json(scenario_json)
+                .map_err(|e| ScenarioError::new_err(e.to_string()))?;
             if let Some(dir) = pcap_dir {
                 inner.capture_to(&dir).map_err(pcap_error)?;
             }

@@ -55,7 +55,12 @@ PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25}
 TRANSITION_S = 0.001
 RECORDER_BIN_S = 0.1  # metrics.md §A: the arrival-rate bin (the seed does not give it)
 
-FULL = {"rtts_s": [0.001, 0.01, 0.05, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0], "duration_s": 300.0, "replications": 10}
+FULL = {
+    "rtts_s": [0.001, 0.01, 0.05, 0.1],
+    "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0],
+    "duration_s": 300.0,
+    "replications": 10,
+}
 QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0], "duration_s": 60.0, "replications": 1}
 
 # The receive-window readings: None = the 1 GiB default (never the limit), 65535 = 64 KB, and
@@ -212,7 +217,9 @@ def add_throughput_reduction(runs: pd.DataFrame) -> pd.DataFrame:
     reference = runs.set_index(["case", "rtt_ms", "rwnd", "replication"]).index.map(only.get)
     runs = runs.copy()
     runs["tcponly_goodput_mbps"] = np.asarray(reference, dtype=float)
-    runs["throughput_reduction_pct"] = 100 * (runs["tcponly_goodput_mbps"] - runs["goodput_mbps"]) / runs["tcponly_goodput_mbps"]
+    runs["throughput_reduction_pct"] = (
+        100 * (runs["tcponly_goodput_mbps"] - runs["goodput_mbps"]) / runs["tcponly_goodput_mbps"]
+    )
     runs["tcponly_loss_pct"] = np.asarray(
         runs.set_index(["case", "rtt_ms", "rwnd", "replication"]).index.map(
             runs[runs["mode"] == "TCPonly"].set_index(["case", "rtt_ms", "rwnd", "replication"])["loss_pct"].get
@@ -284,7 +291,9 @@ def _point(summary: pd.DataFrame, rtt: float, mrci: float) -> pd.Series:
     return summary[(summary["rtt_ms"] == rtt) & (summary["mrci_ms"] == mrci)].iloc[0]
 
 
-def checks(out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+def checks(
+    out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+) -> list[dict[str, Any]]:
     runs, summary = all_runs[all_runs["case"] == "single"], all_summary[all_summary["case"] == "single"]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
@@ -421,7 +430,9 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
     ]  # fmt: skip
 
 
-def bottleneck_checks(out: Path, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+def bottleneck_checks(
+    out: Path, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]
+) -> list[dict[str, Any]]:
     """A10 (Fig. 7 against Fig. 5) and A11 (Fig. 8): the varying bottleneck against the background alone."""
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     columns = ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct", "tcponly_loss_pct"]
@@ -454,7 +465,12 @@ def bottleneck_checks(out: Path, runs: pd.DataFrame, summary: pd.DataFrame, conf
     mrci_lo = min(config["mrcis_s"]) * 1000
     medians = {}
     for case in ["BN", "bON"]:
-        run = runs[(runs["case"] == case) & (runs["rtt_ms"] == rtt_hi) & (runs["mrci_ms"] == mrci_lo) & (runs["replication"] == 0)]
+        run = runs[
+            (runs["case"] == case)
+            & (runs["rtt_ms"] == rtt_hi)
+            & (runs["mrci_ms"] == mrci_lo)
+            & (runs["replication"] == 0)
+        ]
         medians[case] = float(trace(out, run.iloc[0])["arrival_rate_bps"].median())
     a11 = check(
         "A11",
@@ -491,7 +507,9 @@ def trend_check(summary: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]
             "saving_pct_by_rtt": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["saving_pct"].items()},
             "reduction_pct_by_rtt": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["throughput_reduction_pct"].items()},
             "saving_pct_by_mrci": {f"mRCI {m:g}": rounded(v) for m, v in by_mrci["saving_pct"].items()},
-            "reduction_pct_by_mrci": {f"mRCI {m:g}": rounded(v) for m, v in by_mrci["throughput_reduction_pct"].items()},
+            "reduction_pct_by_mrci": {
+                f"mRCI {m:g}": rounded(v) for m, v in by_mrci["throughput_reduction_pct"].items()
+            },
             "holds": rises,
         }
     return check(
@@ -666,8 +684,11 @@ for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e
         sections=[
             (f"The A3 question: does a receive window explain the seed's r̄ at RTT {rtt_hi:g} ms?", a3_section),
             ("Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)", table_html(summary)),
-            ("Runs", table_html(runs[run_cols])
-             + "<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>"),
+            (
+                "Runs",
+                table_html(runs[run_cols])
+                + "<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>",
+            ),
         ],
     )
 

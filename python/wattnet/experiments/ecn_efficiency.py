@@ -648,10 +648,12 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
         ax.set_ylabel(ylabel)
         ax.set_title(f"{n} clients, d = {d:g} ms{', 1 % errors' if errors else ''}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
-    for ax in list(axes.flat)[len(panels):]:
+    for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     # One legend for all panels, below them, so that no bar is hidden.
-    fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=len(series) * len(QUEUES), fontsize=8)
+    fig.legend(
+        *axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=len(series) * len(QUEUES), fontsize=8
+    )
     fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.06 / rows, 1, 1))
     return save_figure(fig, path)

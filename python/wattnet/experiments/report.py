@@ -50,7 +50,9 @@ def rounded(value: Any, digits: int = 2) -> float | None:
     return round(float(value), digits)
 
 
-def check(id: str, description: str, seed_value: Any, wattnet_value: Any, tolerance: str, passed: bool) -> dict[str, Any]:
+def check(
+    id: str, description: str, seed_value: Any, wattnet_value: Any, tolerance: str, passed: bool
+) -> dict[str, Any]:
     """One entry of checks.json, with the fields issue 6 names."""
     return {
         "id": id,
@@ -115,7 +117,9 @@ def write_report(
     extra = "".join(f"<h2>{e(heading)}</h2>{body}" for heading, body in sections)
     items = "".join(f"<li>{item}</li>" for item in interpretations)
     passed = sum(c["pass"] for c in checks)
-    quick_note = "<b>Quick mode</b>: a reduced study (see the parameters); the numbers are indicative. " if quick else ""
+    quick_note = (
+        "<b>Quick mode</b>: a reduced study (see the parameters); the numbers are indicative. " if quick else ""
+    )
     text = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>wattnet — {e(title)}</title>
 <style>{STYLE}</style></head><body>

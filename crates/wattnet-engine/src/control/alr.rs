@@ -53,7 +53,10 @@ impl AdaptiveLinkRate {
         let f = |name: &str| format!("{field}.{name}");
         let high = spec.high_rate_bps.unwrap_or(initial_rate_bps as f64);
         if !(spec.low_rate_bps.is_finite() && spec.low_rate_bps >= 1.0 && spec.low_rate_bps < high) {
-            return Err(ScenarioError::new(f("low_rate_bps"), format!("must be at least 1 bit/s and below the high rate ({high})")));
+            return Err(ScenarioError::new(
+                f("low_rate_bps"),
+                format!("must be at least 1 bit/s and below the high rate ({high})"),
+            ));
         }
         if spec.low_threshold_bytes >= spec.high_threshold_bytes {
             return Err(ScenarioError::new(f("high_threshold_bytes"), "must exceed low_threshold_bytes"));

@@ -180,7 +180,10 @@ impl GRouter {
                 }
                 rates.sort_by(f64::total_cmp);
                 let index = rates.iter().position(|&r| r * 8.0 == initial_rate_bps as f64).ok_or_else(|| {
-                    ScenarioError::new(f("rate_control.rates_bps"), format!("must include the port's initial rate, {initial_rate_bps} bit/s"))
+                    ScenarioError::new(
+                        f("rate_control.rates_bps"),
+                        format!("must include the port's initial rate, {initial_rate_bps} bit/s"),
+                    )
                 })?;
                 Mode::Earth(Steps { rates, index, empty_since: None, above_since: None, last_change: None })
             }

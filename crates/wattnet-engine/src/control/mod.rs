@@ -104,7 +104,12 @@ pub enum ControllerSpec {
 
 impl ControllerSpec {
     /// A controller for a port whose rate transitions take `transition`.
-    pub fn build(&self, transition: Time, initial_rate_bps: u64, field: &str) -> Result<Box<dyn PortController>, ScenarioError> {
+    pub fn build(
+        &self,
+        transition: Time,
+        initial_rate_bps: u64,
+        field: &str,
+    ) -> Result<Box<dyn PortController>, ScenarioError> {
         Ok(match self {
             ControllerSpec::PracticalRateAdaptation(spec) => {
                 Box::new(PracticalRateAdaptation::new(spec, transition, initial_rate_bps, field)?)

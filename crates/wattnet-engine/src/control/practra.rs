@@ -51,12 +51,20 @@ pub struct PracticalRateAdaptation {
 }
 
 impl PracticalRateAdaptation {
-    pub fn new(spec: &PracticalRateAdaptationSpec, transition: Time, initial_rate_bps: u64, field: &str) -> Result<Self, ScenarioError> {
+    pub fn new(
+        spec: &PracticalRateAdaptationSpec,
+        transition: Time,
+        initial_rate_bps: u64,
+        field: &str,
+    ) -> Result<Self, ScenarioError> {
         let f = |name: &str| format!("{field}.{name}");
         let mut rates = Vec::with_capacity(spec.rates_bps.len());
         for (i, &r) in spec.rates_bps.iter().enumerate() {
             if !(r.is_finite() && r >= 1.0) {
-                return Err(ScenarioError::new(f(&format!("rates_bps[{i}]")), format!("must be a rate of at least 1 bit/s, got {r}")));
+                return Err(ScenarioError::new(
+                    f(&format!("rates_bps[{i}]")),
+                    format!("must be a rate of at least 1 bit/s, got {r}"),
+                ));
             }
             rates.push(r.round() as u64);
         }
@@ -67,7 +75,10 @@ impl PracticalRateAdaptation {
         }
         // power.md §2: the initial rate is r_MAX; it must be one of the rates.
         let index = rates.iter().position(|&r| r == initial_rate_bps).ok_or_else(|| {
-            ScenarioError::new(f("rates_bps"), format!("must include the port's initial rate, {initial_rate_bps} bit/s"))
+            ScenarioError::new(
+                f("rates_bps"),
+                format!("must include the port's initial rate, {initial_rate_bps} bit/s"),
+            )
         })?;
         let min_interval = positive(spec.min_rate_change_interval_s, f("min_rate_change_interval_s"))?;
         // The seed requires δ < mRCI: a change must be able to complete before the next.
@@ -155,7 +166,8 @@ mod tests {
     }
 
     fn controller(mrci_s: f64) -> PracticalRateAdaptation {
-        PracticalRateAdaptation::new(&spec(mrci_s, Some(0.001)), from_secs(0.001), 10_000_000, "links[0].controller").unwrap()
+        PracticalRateAdaptation::new(&spec(mrci_s, Some(0.001)), from_secs(0.001), 10_000_000, "links[0].controller")
+            .unwrap()
     }
 
     fn at(c: &mut PracticalRateAdaptation, mbps: u64, r_hat: f64) {

@@ -52,7 +52,10 @@ impl OpportunisticSleep {
         let f = |name: &str| format!("{field}.{name}");
         let d = spec.transition_s;
         if !(d.is_finite() && d >= 0.0) {
-            return Err(ScenarioError::new(f("transition_s"), format!("must be a non-negative number of seconds, got {d}")));
+            return Err(ScenarioError::new(
+                f("transition_s"),
+                format!("must be a non-negative number of seconds, got {d}"),
+            ));
         }
         let w = spec.ewma_weight;
         if !(w > 0.0 && w <= 1.0) {
@@ -60,7 +63,12 @@ impl OpportunisticSleep {
         }
         let predicted = match spec.initial_idle_s {
             Some(s) if s.is_finite() && s >= 0.0 => Some(from_secs(s) as f64),
-            Some(s) => return Err(ScenarioError::new(f("initial_idle_s"), format!("must be a non-negative number of seconds, got {s}"))),
+            Some(s) => {
+                return Err(ScenarioError::new(
+                    f("initial_idle_s"),
+                    format!("must be a non-negative number of seconds, got {s}"),
+                ))
+            }
             None => None,
         };
         Ok(OpportunisticSleep { transition: from_secs(d), weight: w, predicted, idle_since: None })

@@ -6,8 +6,8 @@ use crate::available_bandwidth::AvailableBandwidth;
 use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
-use crate::packet::PacketPool;
 use crate::host::{HostActivity, HostModel};
+use crate::packet::PacketPool;
 use crate::port::{PacketErrorModel, Port, PortId, Sleep, SleepState};
 use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
@@ -137,16 +137,30 @@ impl Simulation {
                     TrafficSpec::Transfer { bytes: 0 } | TrafficSpec::Serial { bytes: 0, .. } => {
                         return Err(err(format!("{f}.traffic.bytes"), "must be at least 1"));
                     }
-                    TrafficSpec::Serial { files: 0, .. } => return Err(err(format!("{f}.traffic.files"), "must be at least 1")),
+                    TrafficSpec::Serial { files: 0, .. } => {
+                        return Err(err(format!("{f}.traffic.files"), "must be at least 1"))
+                    }
                     TrafficSpec::Transfer { bytes } => Application::Transfer { bytes: *bytes },
                     TrafficSpec::Serial { files, bytes } => Application::Serial { files: *files, bytes: *bytes },
-                    TrafficSpec::Web { requests_per_s, mean_segments, shape, max_segments, senders } => {
-                        web_requests(s, &names, &routes, i, src, dst, stop, (*requests_per_s, *mean_segments, *shape), *max_segments, senders)?
-                    }
+                    TrafficSpec::Web { requests_per_s, mean_segments, shape, max_segments, senders } => web_requests(
+                        s,
+                        &names,
+                        &routes,
+                        i,
+                        src,
+                        dst,
+                        stop,
+                        (*requests_per_s, *mean_segments, *shape),
+                        *max_segments,
+                        senders,
+                    )?,
                     _ => Application::Bulk,
                 };
                 if fs.stop_s.is_some() && !matches!(app, Application::Web(_)) {
-                    return Err(err(format!("{f}.stop_s"), "applies to UDP and web traffic only; a TCP transfer ends with its data"));
+                    return Err(err(
+                        format!("{f}.stop_s"),
+                        "applies to UDP and web traffic only; a TCP transfer ends with its data",
+                    ));
                 }
                 let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
                 Some(TcpFlow { config, app, connections: vec![], traced: false })
@@ -163,7 +177,10 @@ impl Simulation {
         }
 
         let port_named = |name: &str, field: &str| -> Result<PortId, ScenarioError> {
-            port_ids.get(name).copied().ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
+            port_ids
+                .get(name)
+                .copied()
+                .ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
         };
         let mut actions = Vec::with_capacity(s.events.len());
         for (i, ev) in s.events.iter().enumerate() {
@@ -195,7 +212,10 @@ impl Simulation {
                 EventSpec::Sleep { port, .. } | EventSpec::Wake { port, .. } => {
                     let port = port_named(port, &format!("{f}.port"))?;
                     if ports[port as usize].controller.is_some() {
-                        return Err(err(format!("{f}.port"), "is managed by a controller, which decides when it sleeps"));
+                        return Err(err(
+                            format!("{f}.port"),
+                            "is managed by a controller, which decides when it sleeps",
+                        ));
                     }
                     Action::SleepMode { port, on: matches!(ev, EventSpec::Sleep { .. }) }
                 }
@@ -289,7 +309,9 @@ fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
     let f = "routing.reconvergence";
     Ok(match s.routing.reconvergence {
         None => Reconvergence::Static,
-        Some(ReconvergenceSpec::Global { delay_s }) => Reconvergence::Global { delay: seconds(delay_s, &format!("{f}.delay_s"), false)? },
+        Some(ReconvergenceSpec::Global { delay_s }) => {
+            Reconvergence::Global { delay: seconds(delay_s, &format!("{f}.delay_s"), false)? }
+        }
         Some(ReconvergenceSpec::LinkState { detection_s, hop_processing_s, spf_delay_s, lsa_bytes }) => {
             if lsa_bytes == 0 {
                 return Err(err(format!("{f}.lsa_bytes"), "must be at least 1"));
@@ -406,7 +428,8 @@ fn make_port(
         discipline,
     );
     if error_rate > 0.0 {
-        port.error_model = Some(Box::new(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64))));
+        port.error_model =
+            Some(Box::new(PacketErrorModel::new(error_rate, stream(s.seed, domain::LINK_ERROR, id as u64))));
     }
     if let Some(spec) = power {
         let model = PowerModel::from_spec(spec, port.rate_bps, &power_field)?;
@@ -426,10 +449,14 @@ fn make_port(
     }
     if let Some(spec) = over.and_then(|o| o.available_bandwidth.as_ref()) {
         if over.is_some_and(|o| o.controller.is_some()) {
-            return Err(err(format!("{field}.{dir}.available_bandwidth"), "cannot be combined with a controller: both set the port's rate"));
+            return Err(err(
+                format!("{field}.{dir}.available_bandwidth"),
+                "cannot be combined with a controller: both set the port's rate",
+            ));
         }
         let rng = stream(s.seed, domain::AVAILABLE_BANDWIDTH, id as u64);
-        port.available_bandwidth = Some(Box::new(AvailableBandwidth::new(spec, rng, &format!("{field}.{dir}.available_bandwidth"))?));
+        port.available_bandwidth =
+            Some(Box::new(AvailableBandwidth::new(spec, rng, &format!("{field}.{dir}.available_bandwidth"))?));
     }
     if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
         let controller_field = format!("{field}.{dir}.controller");
@@ -437,7 +464,10 @@ fn make_port(
         if let Some(delta) = controller.sleep_transition() {
             // power.md §3: the policy sleeps the port; δ to go to sleep and δ to wake.
             if port.sleep.is_some() {
-                return Err(err(controller_field, "cannot put a port to sleep that already uses 802.3az low-power idle (lpi)"));
+                return Err(err(
+                    controller_field,
+                    "cannot put a port to sleep that already uses 802.3az low-power idle (lpi)",
+                ));
             }
             port.sleep = Some(Sleep { to_sleep: delta, to_wake: delta, when_idle: false, lpi: false });
         }

@@ -18,9 +18,9 @@ use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
 use crate::time::{serialization, Time};
 use crate::traffic::UdpSource;
-use power::Observation;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
+use power::Observation;
 pub use transport::{Application, Connection, CwndChange, TcpFlow, WebRequests};
 
 #[derive(Clone, Debug, Default)]
@@ -46,11 +46,20 @@ pub struct Flow {
 
 /// A scenario action resolved to arena ids.
 pub enum Action {
-    SetRate { port: PortId, rate_bps: u64 },
+    SetRate {
+        port: PortId,
+        rate_bps: u64,
+    },
     /// Both directions of a link go down (`up` false) or come up.
-    SetLink { ports: [PortId; 2], up: bool },
+    SetLink {
+        ports: [PortId; 2],
+        up: bool,
+    },
     /// A port enters (`true`) or leaves its sleep mode.
-    SleepMode { port: PortId, on: bool },
+    SleepMode {
+        port: PortId,
+        on: bool,
+    },
 }
 
 pub struct RateChange {

@@ -152,7 +152,12 @@ impl Simulation {
     /// A policy's `Sleep`: obeyed only by an awake, idle port that can sleep.
     fn sleep_port(&mut self, id: PortId) {
         let p = &self.ports[id as usize];
-        if p.sleep.is_some() && p.up && p.sleep_state == SleepState::Active && p.in_service.is_none() && p.queue.is_empty() {
+        if p.sleep.is_some()
+            && p.up
+            && p.sleep_state == SleepState::Active
+            && p.in_service.is_none()
+            && p.queue.is_empty()
+        {
             self.begin_sleep(id);
         }
     }

@@ -31,7 +31,8 @@ impl Simulation {
         }
         let mut in_network = vec![0u64; self.flows.len()];
         for p in &self.ports {
-            let ids = p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
+            let ids =
+                p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
             for &id in ids {
                 in_network[self.pool.get(id).flow as usize] += 1;
             }
@@ -48,10 +49,15 @@ impl Simulation {
             ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
             ("dropped_link_down".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.link_down_drops).sum())),
             ("route_installs".to_string(), Scalar::Int(self.route_log.len() as u64)),
-            ("energy_j".to_string(), Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.joules).sum())),
+            (
+                "energy_j".to_string(),
+                Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.joules).sum()),
+            ),
             (
                 "full_rate_energy_j".to_string(),
-                Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.full_power_w * to_secs(now)).sum()),
+                Scalar::Float(
+                    self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.full_power_w * to_secs(now)).sum(),
+                ),
             ),
             ("packets_in_network".to_string(), Scalar::Int(held)),
             ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
@@ -108,9 +114,15 @@ impl Simulation {
             // Ports without a power model have no energy (NaN, not zero).
             .add("energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules)))
             .add("mean_power_w", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.joules / to_secs(now.max(1)))))
-            .add("full_rate_energy_j", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.full_power_w * to_secs(now))))
+            .add(
+                "full_rate_energy_j",
+                col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| m.full_power_w * to_secs(now))),
+            )
             .add("asleep_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.asleep_time))))
-            .add("low_power_idle_time_s", col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.low_power_idle_time))))
+            .add(
+                "low_power_idle_time_s",
+                col_f(&|p| p.energy.as_ref().map_or(f64::NAN, |m| to_secs(m.low_power_idle_time))),
+            )
             .add("sleeps", col_u(&|p| p.stats.sleeps));
         t
     }
@@ -141,8 +153,14 @@ impl Simulation {
                 ),
             )
             .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.delivered_bytes(f)).collect()))
-            .add("path_hops_start", Column::F64(self.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()))
-            .add("path_hops_end", Column::F64((0..flows.len()).map(|f| self.flow_path_hops(f).map_or(f64::NAN, f64::from)).collect()))
+            .add(
+                "path_hops_start",
+                Column::F64(self.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()),
+            )
+            .add(
+                "path_hops_end",
+                Column::F64((0..flows.len()).map(|f| self.flow_path_hops(f).map_or(f64::NAN, f64::from)).collect()),
+            )
             .add(
                 "goodput_bps",
                 Column::F64(
@@ -191,11 +209,17 @@ impl Simulation {
         t.add("flow", Column::Str(conns.iter().map(|c| self.flows[c.flow as usize].name.clone()).collect()))
             .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
             .add("sender", Column::Str(conns.iter().map(|c| self.node_names[c.sender_node as usize].clone()).collect()))
-            .add("receiver", Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()))
+            .add(
+                "receiver",
+                Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()),
+            )
             .add("transfer_bytes", col_u(&|c| c.sender.transfer_bytes().unwrap_or(0)))
             .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
             .add("completed_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, to_secs)))
-            .add("transfer_time_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))))
+            .add(
+                "transfer_time_s",
+                col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))),
+            )
             .add("delivered_bytes", col_u(&|c| c.receiver.bytes_delivered()))
             .add(
                 "goodput_bps",
@@ -248,7 +272,14 @@ impl Simulation {
         let tr = &self.cwnd_trace;
         let mut t = Table::default();
         t.add("time_s", Column::F64(tr.iter().map(|c| to_secs(c.time)).collect()))
-            .add("flow", Column::Str(tr.iter().map(|c| self.flows[self.connections[c.conn as usize].flow as usize].name.clone()).collect()))
+            .add(
+                "flow",
+                Column::Str(
+                    tr.iter()
+                        .map(|c| self.flows[self.connections[c.conn as usize].flow as usize].name.clone())
+                        .collect(),
+                ),
+            )
             .add("connection", Column::U64(tr.iter().map(|c| c.conn as u64).collect()))
             .add("cwnd_segments", Column::F64(tr.iter().map(|c| c.cwnd).collect()))
             .add("ssthresh_segments", Column::F64(tr.iter().map(|c| c.ssthresh).collect()));

@@ -127,7 +127,9 @@ impl Simulation {
             completion_seen: false,
             last_traced: window,
         });
-        if id as usize == self.connections.len() - 1 && self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1) {
+        if id as usize == self.connections.len() - 1
+            && self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1)
+        {
             // The flow's path as its first connection starts (its hash needs the connection).
             self.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
         }
@@ -183,7 +185,9 @@ impl Simulation {
         let conn = &mut self.connections[id as usize];
         let (flow_id, peer) = (conn.flow, if node == conn.sender_node { conn.receiver_node } else { conn.sender_node });
         let w = conn.sender.window;
-        if self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced) && (w.cwnd, w.ssthresh) != conn.last_traced {
+        if self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced)
+            && (w.cwnd, w.ssthresh) != conn.last_traced
+        {
             conn.last_traced = (w.cwnd, w.ssthresh);
             self.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
         }

@@ -132,7 +132,10 @@ impl TcpConfig {
         let secs = |v: Option<f64>, default: f64, name: &str| -> Result<Time, ScenarioError> {
             let v = v.unwrap_or(default);
             if !v.is_finite() || v < 0.0 {
-                return Err(ScenarioError::new(format!("{field}.{name}"), format!("must be a non-negative finite number of seconds, got {v}")));
+                return Err(ScenarioError::new(
+                    format!("{field}.{name}"),
+                    format!("must be a non-negative finite number of seconds, got {v}"),
+                ));
             }
             Ok(from_secs(v))
         };
@@ -179,7 +182,10 @@ impl TcpConfig {
         };
         let receive_window = spec.receive_window_bytes.unwrap_or(1 << 30);
         if receive_window < mss as u64 {
-            return Err(ScenarioError::new(format!("{field}.receive_window_bytes"), "must hold at least one segment (mss_bytes)"));
+            return Err(ScenarioError::new(
+                format!("{field}.receive_window_bytes"),
+                "must hold at least one segment (mss_bytes)",
+            ));
         }
         let dupthresh = spec.dupthresh.unwrap_or(3);
         if dupthresh == 0 {
@@ -188,8 +194,14 @@ impl TcpConfig {
         Ok(TcpConfig {
             mss,
             header_bytes: spec.header_bytes.unwrap_or(40),
-            initial_window: positive(spec.initial_window_segments.unwrap_or(d.initial_window), "initial_window_segments")?,
-            initial_ssthresh: positive(spec.initial_ssthresh_segments.unwrap_or(2f64.powi(31)), "initial_ssthresh_segments")?,
+            initial_window: positive(
+                spec.initial_window_segments.unwrap_or(d.initial_window),
+                "initial_window_segments",
+            )?,
+            initial_ssthresh: positive(
+                spec.initial_ssthresh_segments.unwrap_or(2f64.powi(31)),
+                "initial_ssthresh_segments",
+            )?,
             abc_limit: positive(spec.abc_limit_segments.unwrap_or(d.abc_limit), "abc_limit_segments")?,
             rto,
             syn_retries: spec.syn_retries.unwrap_or(6),

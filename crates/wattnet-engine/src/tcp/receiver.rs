@@ -280,7 +280,8 @@ impl Receiver {
         if self.sack && f & flags::SYN == 0 {
             // RFC 2018 §4: the block with the latest segment first, then the others, highest first.
             let latest = self.latest_block.filter(|b| self.out_of_order.contains(b));
-            let mut blocks = latest.into_iter().chain(self.out_of_order.iter().rev().copied().filter(|b| Some(*b) != latest));
+            let mut blocks =
+                latest.into_iter().chain(self.out_of_order.iter().rev().copied().filter(|b| Some(*b) != latest));
             for slot in tcp.sack.iter_mut() {
                 match blocks.next() {
                     Some(b) => {

@@ -33,7 +33,8 @@ impl Harness {
         let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
         let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
         h.with_ctx(|s, ctx| s.connect(ctx));
-        let syn_ack = TcpHeader { seq: 0, ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
+        let syn_ack =
+            TcpHeader { seq: 0, ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
         h.now = from_secs(0.1);
         h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
         h.out.clear();
@@ -50,7 +51,8 @@ impl Harness {
     /// Feeds an ACK (with optional SACK blocks given in segment numbers, inclusive) and
     /// returns the segments sent in response, as (segment number, retransmission?) pairs.
     fn ack(&mut self, ack_seg: u64, sacked: &[(u64, u64)], ece: bool) -> Vec<u64> {
-        let mut h = TcpHeader { seq: 1, ack: seg_start(ack_seg), window: 1 << 30, flags: flags::ACK, ..Default::default() };
+        let mut h =
+            TcpHeader { seq: 1, ack: seg_start(ack_seg), window: 1 << 30, flags: flags::ACK, ..Default::default() };
         if ece {
             h.flags |= flags::ECE;
         }
@@ -58,7 +60,11 @@ impl Harness {
             h.sack[i] = (seg_start(a), seg_start(b + 1));
             h.sack_blocks += 1;
         }
-        self.with_ctx(|s, ctx| s.on_packet(&h, ctx)).iter().filter(|o| o.tcp.len > 0).map(|o| seg_of(o.tcp.seq)).collect()
+        self.with_ctx(|s, ctx| s.on_packet(&h, ctx))
+            .iter()
+            .filter(|o| o.tcp.len > 0)
+            .map(|o| seg_of(o.tcp.seq))
+            .collect()
     }
 
     /// Runs the next timer event; returns the segments sent.
@@ -90,7 +96,7 @@ fn newreno_partial_ack_trace() {
     let mut h = Harness::new(ns2("newreno"), 20.0);
     assert_eq!(h.ack(1, &[], false), Vec::<u64>::new()); // dupack 1
     h.ack(1, &[], false); // dupack 2
-    // 3rd dupack: ssthresh = FlightSize/2 = 10, cwnd = 10 + 3 = 13, retransmit segment 1.
+                          // 3rd dupack: ssthresh = FlightSize/2 = 10, cwnd = 10 + 3 = 13, retransmit segment 1.
     assert_eq!(h.ack(1, &[], false), vec![1]);
     assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 13.0));
     // Dupacks 4..18 inflate cwnd to 28; once cwnd exceeds the 20 segments outstanding,
@@ -217,7 +223,8 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
     let syn = h.with_ctx(|s, ctx| s.connect(ctx));
     // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
     assert!(syn[0].tcp.has(flags::ECE) && syn[0].tcp.has(flags::CWR));
-    let syn_ack = TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
+    let syn_ack =
+        TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
     h.now = from_secs(0.1);
     let first = h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
     assert!(first.iter().filter(|o| o.tcp.len > 0).all(|o| o.ecn == Ecn::Ect0));

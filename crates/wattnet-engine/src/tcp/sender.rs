@@ -350,8 +350,8 @@ impl Sender {
             }
             return;
         }
-        let lost_by_sack = self.recovery == Recovery::Sack
-            && self.sent.iter().filter(|s| s.sacked).count() >= self.dupthresh as usize;
+        let lost_by_sack =
+            self.recovery == Recovery::Sack && self.sent.iter().filter(|s| s.sacked).count() >= self.dupthresh as usize;
         if self.dupacks != self.dupthresh && !lost_by_sack {
             return;
         }
@@ -568,7 +568,14 @@ impl Sender {
                 self.timed = None;
             }
         } else {
-            self.sent.push_back(Sent { start: seq, end, sent_at: ctx.now, retransmitted: false, sacked: false, lost: false });
+            self.sent.push_back(Sent {
+                start: seq,
+                end,
+                sent_at: ctx.now,
+                retransmitted: false,
+                sacked: false,
+                lost: false,
+            });
             self.snd_max = end;
             if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {
                 self.timed = Some((end, ctx.now));
@@ -590,7 +597,8 @@ impl Sender {
     }
 
     fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
-        let tcp = TcpHeader { seq, ack: self.rcv_ack, len, window: self.advertised_window, flags: f, ..Default::default() };
+        let tcp =
+            TcpHeader { seq, ack: self.rcv_ack, len, window: self.advertised_window, flags: f, ..Default::default() };
         ctx.send(tcp, ecn, len + self.header_bytes);
     }
 }

@@ -13,7 +13,8 @@ def reproduction(quick_reproduction):
 @pytest.fixture(scope="module")
 def tables(reproduction):
     out, _ = reproduction
-    return {name: pd.read_parquet(out / "tables" / f"{name}.parquet") for name in ["runs", "summary", "phases"]}
+    names = ["runs", "summary", "phases", "flow_estimates"]
+    return {name: pd.read_parquet(out / "tables" / f"{name}.parquet") for name in names}
 
 
 def row(summary, case, configuration):
@@ -22,7 +23,7 @@ def row(summary, case, configuration):
 
 def test_writes_tables_figures_checks_and_report(reproduction):
     report_texts = ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]
-    tables = ["runs", "summary", "phases", "fig2_traces", "fig3_traces"]
+    tables = ["runs", "summary", "phases", "flow_estimates", "fig2_traces", "fig3_traces"]
     assert_reproduction_files(*reproduction, tables, ["fig2", "fig3"], report_texts)
 
 
@@ -72,3 +73,21 @@ def test_case_2_the_bottleneck_lowers_c_and_the_losses(tables):
     assert row(summary, 1, "over-provisioned")["internet_drops"] == 0
     # AWM/C-EARTH loses fewer packets than the uncontrolled router.
     assert controlled["drops_total"] < nc["drops_total"] and controlled["loss_reduction_pct"] > 0
+
+
+def test_the_initial_flow_estimate_decides_between_a_held_queue_and_a_followed_load(tables):
+    n0 = tables["flow_estimates"].set_index("n0")
+    assert list(n0.index) == sorted(n0.index) and n0["study_default"].sum() == 1
+    # RTT_k = N₀·swnd₀/C₀ = N₀ · 65 536 B / 2.5 MB/s.
+    assert n0.loc[1.0, "rtt_estimate_ms"] == pytest.approx(26.2144)
+    # power.md's N₀ = 1: AWM's window binds and holds the queue at T = 50 packets, but C stays far
+    # below the demand (nothing in eq. 4 raises it at q = T) and the throughput collapses.
+    spec = n0.loc[1.0]
+    assert 45 <= spec["mean_queue_after_first_phase_packets"] <= 55
+    assert spec["queue_std_after_first_phase_packets"] <= 10
+    assert spec["throughput_ratio_pct"] < 50
+    # The study's N₀ (RTT_k 0.25 s): the window hardly binds, C follows the load, the queue swings.
+    study = n0[n0["study_default"]].iloc[0]
+    assert study["rtt_estimate_ms"] == pytest.approx(250)
+    assert study["throughput_ratio_pct"] >= 95
+    assert study["queue_std_after_first_phase_packets"] > 2 * spec["queue_std_after_first_phase_packets"]

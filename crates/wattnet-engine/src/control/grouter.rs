@@ -41,9 +41,13 @@
 //! with C. With RTT_k = 0.25 s that is 500 s, longer than the case study's phases; swnd stays
 //! at 55–75 KB, above what a 1 Mb/s source needs, and the queue swings with the sources' own
 //! loss cycles. With power.md's N₀ = 1 (RTT_k = 26 ms, 52 s) the window binds and AWM holds
-//! the queue at T (σ ≈ 5 KB, no loss), but then C settles far below the demand: with q at T,
+//! the queue at T (σ ≈ 5 KB, next to no loss), but then C settles far below the demand: with q at T,
 //! g = |q − T|/T ≈ 0 and Δq ≈ 0, so eq. 4 has nothing to raise C with (5 Mb/s for 25 offered,
-//! a third of the over-provisioned throughput; tests/grouter.rs). Starting C at the first
+//! a third of the over-provisioned throughput; tests/grouter.rs). Values between can match the
+//! seed's case study 1 (N₀ = 4, RTT_k = 105 ms: 97.4–98.0 % utilisation, 98.5–101.9 %
+//! throughput, the queue at T ± 6 packets over `wattnet reproduce g-router`'s five runs) but not
+//! robustly: in tests/grouter.rs's variant at full length the same N₀ fell below the load in the
+//! 25-source phase (55–87 % throughput), as nothing pulls C up again. Starting C at the first
 //! phase's 10 Mb/s instead of 20 fails the same way from the other side: C-EARTH raises C only
 //! by the queue's changes, a queue that fills and stays full stops it, and the throughput is
 //! 70–72 % of over-provisioned (utilisation 98–99 %).

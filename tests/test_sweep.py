@@ -37,6 +37,7 @@ from wattnet.sweep import (
     mean_ci,
     plan_sweep,
     replication_means,
+    require_done,
     run_batch,
     run_sweep,
     sparse_dump,
@@ -336,6 +337,11 @@ def test_a_run_that_raises_is_recorded_as_failed_and_the_others_finish(tmp_path)
     assert all(failed["error"] == "ScenarioError: links[0].power: no level carries the port's rate of 20000000 bit/s")
     assert failed["packets_sent"].isna().all()
     assert (table.loc[table["status"] == "done", "packets_received"] > 0).all()
+    # A reproduction needs every run: require_done names the count, the store and the first error.
+    with pytest.raises(RuntimeError, match=r"^2 of 6 runs failed in .*out, e\.g\. ScenarioError: links\[0\]\.power"):
+        require_done(table, out)
+    done_runs = table[table["status"] == "done"]
+    assert require_done(done_runs, out) is done_runs
     for key in failed["key"]:
         error = json.loads((out / "runs" / key / "error.json").read_text())
         assert error["type"] == "ScenarioError"

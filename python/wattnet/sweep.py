@@ -626,6 +626,16 @@ class SweepOutcome:
     """Runs of the sweep that are recorded as failed, now or before."""
 
 
+def require_done(table: pd.DataFrame, store: str | Path) -> pd.DataFrame:
+    """``table`` (the sweep's into ``store``) when every run in it is done, for callers that need
+    every run, such as the reproductions; otherwise RuntimeError with the number that failed and the
+    first error (all of them stay in the store's results.csv, beside the runs that finished)."""
+    failed = table[table["status"] != "done"]
+    if len(failed):
+        raise RuntimeError(f"{len(failed)} of {len(table)} runs failed in {store}, e.g. {failed['error'].iloc[0]}")
+    return table
+
+
 def sweep(
     base: Scenario | dict[str, Any] | str | Path,
     grid: dict[str, Any] | None = None,

@@ -41,7 +41,7 @@ from wattnet.experiments.report import (
     write_tables,
 )
 from wattnet.scenario import Scenario
-from wattnet.sweep import mean_ci, sweep
+from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.chain import chain
 
 NAME = "capacity-scaling"
@@ -164,9 +164,7 @@ def run_grid(
         table = sweep(
             base, grid, config["replications"], out=store, executor=executor, workers=workers, progress=progress
         )
-        failed = table[table["status"] != "done"]
-        if len(failed):
-            raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+        require_done(table, store)
         for _, run in table.iterrows():
             controller = run[controller_path]
             if isinstance(controller, str):

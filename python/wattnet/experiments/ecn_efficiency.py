@@ -39,7 +39,7 @@ from wattnet.experiments.report import (
     write_tables,
 )
 from wattnet.scenario import Scenario
-from wattnet.sweep import mean_ci, sweep
+from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.dumbbell import dumbbell
 
 NAME = "ecn-efficiency"
@@ -186,9 +186,7 @@ def run_settings(
             setting_name = f"n{n}_d{delay_ms:g}ms_{'errors' if errors else 'clean'}_{'ecn' if ecn else 'tcp'}"
             store = out / "store" / sweep_name / setting_name
             table = sweep(base, grid, replications, out=store, executor=executor, workers=workers, progress=progress)
-            failed = table[table["status"] != "done"]
-            if len(failed):
-                raise RuntimeError(f"{len(failed)} runs failed in {store}, e.g. {failed['error'].iloc[0]}")
+            require_done(table, store)
             for _, run in table.iterrows():
                 queue = run[path]
                 queue = json.loads(queue) if isinstance(queue, str) else queue

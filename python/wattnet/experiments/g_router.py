@@ -48,7 +48,7 @@ from wattnet.experiments.report import (
     write_tables,
 )
 from wattnet.scenario import Scenario
-from wattnet.sweep import mean_ci, sweep
+from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.access import access_network
 
 NAME = "g-router"
@@ -224,9 +224,7 @@ def run_all(
             base = base_scenario(case, configuration, config["scale"])
             table = sweep(base, None, config["replications"], out=store, executor=executor, workers=workers,
                           progress=progress)  # fmt: skip
-            failed = table[table["status"] != "done"]
-            if len(failed):
-                raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+            require_done(table, store)
             for _, run in table.iterrows():
                 rows.append({
                     "case": case,
@@ -330,19 +328,17 @@ def flow_estimate_sensitivity(
     store = out / store_dir(1, CONTROLLED).with_name("flow-estimates")
     table = sweep(base, {field: config["flow_estimates"]}, 1, out=store, executor=executor, workers=workers,
                   progress=progress)  # fmt: skip
-    failed = table[table["status"] != "done"]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    require_done(table, store)
     first = runs[(runs["case"] == 1) & (runs["replication"] == 0)].set_index("configuration")
     measured = [
         (float(run[field]), run_metrics(store / "runs" / run["key"], 1, config["scale"])) for _, run in table.iterrows()
     ]
-    own = first.loc[CONTROLLED]
-    measured.append((g_router_controller()["initial_flows"], own.to_dict()))
+    study_n0 = g_router_controller()["initial_flows"]
+    measured.append((study_n0, first.loc[CONTROLLED].to_dict()))
     rows = [{
         "n0": n0,
         "rtt_estimate_ms": 1e3 * n0 * INITIAL_WINDOW_BYTES / (C_INIT_BPS / 8),
-        "study_default": n0 == g_router_controller()["initial_flows"],
+        "study_default": n0 == study_n0,
         "utilisation_pct": m["utilisation_pct"],
         "throughput_ratio_pct": 100 * m["goodput_mbps"] / first.loc[OVER, "goodput_mbps"],
         "mean_rate_mbps": m["mean_rate_mbps"],

@@ -58,7 +58,7 @@ from wattnet.experiments.report import (
     write_tables,
 )
 from wattnet.scenario import Scenario
-from wattnet.sweep import derive_seed, mean_ci, sweep
+from wattnet.sweep import derive_seed, mean_ci, require_done, sweep
 from wattnet.topology import Topology, abilene
 from wattnet.traffic import link_cbr_flows
 
@@ -271,7 +271,7 @@ def run_tcp(
     grid = {"events": list(events.values()), "flows[0].tcp": [tcp_settings(variant) for variant in VARIANTS]}
     store = out / "store" / "tcp" / reading / f"replication_{replication}"
     table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
-    _raise_on_failures(table)
+    require_done(table, store)
     variant_of = {settings["congestion_control"]["type"]: name for name, settings in VARIANTS.items()}
     rows = []
     for _, run in table.iterrows():
@@ -299,7 +299,7 @@ def run_background_loads(
     grid = {"flows": list(backgrounds.values()), "events": list(events.values())}
     store = out / "store" / "background_only"
     table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
-    _raise_on_failures(table)
+    require_done(table, store)
     reading_of = {json.dumps(flows, sort_keys=True): reading for reading, flows in backgrounds.items()}
     names = network.names
     rows = []
@@ -324,12 +324,6 @@ def run_background_loads(
                 "on_tcp_path_after": hop in tcp_path_after,
             })  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def _raise_on_failures(table: pd.DataFrame) -> None:
-    failed = table[table["status"] != "done"]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
 
 
 def run_metrics(run_dir: Path) -> dict[str, float]:

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{positive, ScenarioError};
-use crate::time::{from_secs, to_secs, Time};
+use crate::time::{checked_secs, to_secs, Time, MAX_TIME_S};
 
 /// How a port draws power; attached to a link (both directions) or to one direction.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -119,13 +119,7 @@ impl Lpi {
             let s = v
                 .or(preset_us.map(|us| us * 1e-6))
                 .ok_or_else(|| ScenarioError::new(format!("{field}.{name}"), "required unless `phy` names a preset"))?;
-            if !s.is_finite() || s < 0.0 {
-                return Err(ScenarioError::new(
-                    format!("{field}.{name}"),
-                    format!("must be a non-negative number of seconds, got {s}"),
-                ));
-            }
-            Ok(from_secs(s))
+            checked_secs(s, &format!("{field}.{name}"), false)
         };
         let fraction = spec.power_fraction.unwrap_or(0.1);
         if !(0.0..=1.0).contains(&fraction) {
@@ -195,7 +189,7 @@ impl PowerModel {
     /// `port_rate_bps` is the port's initial rate, the default r_MAX and capacity.
     pub fn from_spec(spec: &PowerModelSpec, port_rate_bps: u64, field: &str) -> Result<PowerModel, ScenarioError> {
         let f = |name: &str| format!("{field}.{name}");
-        Ok(match spec {
+        let model = match spec {
             PowerModelSpec::Constant { active_w, sleep_w } => PowerModel {
                 model: Model::Constant { active_w: watts(*active_w, f("active_w"))? },
                 sleep_w: watts(*sleep_w, f("sleep_w"))?,
@@ -236,7 +230,17 @@ impl PowerModel {
                     sleep_w: watts(*sleep_w, f("sleep_w"))?,
                 }
             }
-        })
+        };
+        // Energy is power × time: a power whose product with the clock's longest run is not a
+        // finite number would make energy_j infinite.
+        let watts = model.active_w(port_rate_bps).max(model.sleep_w);
+        if !(watts * MAX_TIME_S as f64).is_finite() {
+            let message = format!(
+                "gives {watts} W at the port's rate of {port_rate_bps} bit/s, so the energy would not be a finite number"
+            );
+            return Err(ScenarioError::new(field, message));
+        }
+        Ok(model)
     }
 
     /// Rates this model cannot carry (above its highest level) are an error for the caller.
@@ -372,6 +376,7 @@ impl EnergyMeter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::from_secs;
 
     fn model(spec: PowerModelSpec, rate: u64) -> PowerModel {
         PowerModel::from_spec(&spec, rate, "power").unwrap()

@@ -36,6 +36,31 @@ pub fn positive(value: f64, field: impl Into<String>) -> Result<f64, ScenarioErr
     }
 }
 
+/// The highest rate a port or a constant-rate source may have: 1 Pb/s, where a 1500-byte
+/// packet still takes 12 ps (the clock counts whole picoseconds).
+pub const MAX_RATE_BPS: f64 = 1e15;
+
+/// A rate in whole bit/s, as ports and constant-rate sources keep it: at least 1 bit/s, at most
+/// [`MAX_RATE_BPS`], and whole to within 0.1 % (rounding 2.5 bit/s to 3 would change the rate
+/// by 20 %: an error, not a silent change). The error names `field`.
+pub fn rate_bps(value: f64, field: impl Into<String>) -> Result<u64, ScenarioError> {
+    if !value.is_finite() || !(1.0..=MAX_RATE_BPS).contains(&value) {
+        let message = format!("must be a finite rate from 1 bit/s to {MAX_RATE_BPS:e} bit/s, got {value}");
+        return Err(ScenarioError::new(field, message));
+    }
+    let whole = value.round();
+    if (whole - value).abs() > 1e-3 * value {
+        let message = format!(
+            "rates are kept in whole bit/s and {value} is not within 0.1 % of one (it would run at {whole} bit/s)"
+        );
+        return Err(ScenarioError::new(field, message));
+    }
+    Ok(whole as u64)
+}
+
+/// The most bytes a transfer may carry: the results' byte counts are int64 columns.
+pub const MAX_BYTES: u64 = i64::MAX as u64;
+
 /// A run that finished but broke an invariant (packet conservation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunError(pub String);

@@ -5,7 +5,7 @@
 //! small however often timers are reset.
 
 use crate::event::{EventKind, EventQueue};
-use crate::time::Time;
+use crate::time::{after, Time};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timer {
@@ -21,6 +21,11 @@ impl Timer {
             events.schedule(deadline, kind);
             self.armed_at = Some(deadline);
         }
+    }
+
+    /// `set` at `now + delay`, saturating at the clock's end (a deadline there never fires).
+    pub fn set_after(&mut self, now: Time, delay: Time, events: &mut EventQueue, kind: EventKind) {
+        self.set(after(now, delay), events, kind);
     }
 
     pub fn cancel(&mut self) {
@@ -93,5 +98,14 @@ mod tests {
         assert_eq!(expiries(&mut t, &mut q, 100), Vec::<Time>::new());
         t.set(40, &mut q, KIND);
         assert_eq!(expiries(&mut t, &mut q, 100), vec![40]);
+    }
+
+    #[test]
+    fn a_deadline_past_the_clock_never_fires() {
+        let mut q = EventQueue::default();
+        let mut t = Timer::default();
+        t.set_after(Time::MAX - 10, 60, &mut q, KIND);
+        assert_eq!(t.deadline(), Some(Time::MAX));
+        assert_eq!(expiries(&mut t, &mut q, crate::time::MAX_TIME), Vec::<Time>::new());
     }
 }

@@ -3,10 +3,10 @@
 use rand::Rng as _;
 use rand_distr::{Distribution, Exp};
 
-use crate::error::{positive, ScenarioError};
+use crate::error::{positive, rate_bps, ScenarioError, MAX_RATE_BPS};
 use crate::rng::Rng;
 use crate::scenario::{PacketSizeSpec, TrafficSpec};
-use crate::time::{from_secs, serialization, Time};
+use crate::time::{after, checked_secs, from_secs, serialization, Time};
 
 #[derive(Clone, Debug)]
 pub enum PacketSize {
@@ -98,10 +98,6 @@ pub struct UdpSource {
     rng: Rng,
 }
 
-fn rate(value: f64, field: String) -> Result<u64, ScenarioError> {
-    Ok(positive(value, field)?.round().max(1.0) as u64)
-}
-
 impl UdpSource {
     pub fn new(
         flow: u32,
@@ -113,20 +109,25 @@ impl UdpSource {
         field: &str,
     ) -> Result<Self, ScenarioError> {
         let pattern = match *traffic {
-            TrafficSpec::Cbr { rate_bps } => Pattern::Cbr { rate_bps: rate(rate_bps, format!("{field}.rate_bps"))? },
-            TrafficSpec::Poisson { rate_bps } => {
-                let packets_per_s = positive(rate_bps, format!("{field}.rate_bps"))? / (8.0 * size.mean());
+            TrafficSpec::Cbr { rate_bps: r } => Pattern::Cbr { rate_bps: rate_bps(r, format!("{field}.rate_bps"))? },
+            TrafficSpec::Poisson { rate_bps: r } => {
+                let r = positive(r, format!("{field}.rate_bps"))?;
+                if r > MAX_RATE_BPS {
+                    let message = format!("must be at most {MAX_RATE_BPS:e} bit/s, got {r}");
+                    return Err(ScenarioError::new(format!("{field}.rate_bps"), message));
+                }
+                let packets_per_s = r / (8.0 * size.mean());
                 Pattern::Poisson { gap_s: Exp::new(packets_per_s).expect("positive rate") }
             }
             TrafficSpec::OnOff { peak_rate_bps, on_mean_s, off_mean_s, cycle_s } => {
-                let peak_bps = rate(peak_rate_bps, format!("{field}.peak_rate_bps"))?;
+                let peak_bps = rate_bps(peak_rate_bps, format!("{field}.peak_rate_bps"))?;
                 let on_s = Exp::new(1.0 / positive(on_mean_s, format!("{field}.on_mean_s"))?).expect("positive");
                 let off = match (off_mean_s, cycle_s) {
                     (Some(off), None) => OffPeriod::Exponential(
                         Exp::new(1.0 / positive(off, format!("{field}.off_mean_s"))?).expect("positive"),
                     ),
                     (None, Some(c)) => OffPeriod::Cycle {
-                        period: from_secs(positive(c, format!("{field}.cycle_s"))?),
+                        period: checked_secs(c, &format!("{field}.cycle_s"), true)?,
                         next_start: start,
                     },
                     _ => return Err(ScenarioError::new(field, "on_off needs exactly one of off_mean_s and cycle_s")),
@@ -153,10 +154,10 @@ impl UdpSource {
     pub fn emit(&mut self, now: Time) -> (u32, Option<Time>) {
         let size = self.size.draw(&mut self.rng);
         let next = match &mut self.pattern {
-            Pattern::Cbr { rate_bps } => now + serialization(size, *rate_bps),
-            Pattern::Poisson { gap_s } => now + from_secs(gap_s.sample(&mut self.rng)),
+            Pattern::Cbr { rate_bps } => after(now, serialization(size, *rate_bps)),
+            Pattern::Poisson { gap_s } => after(now, from_secs(gap_s.sample(&mut self.rng))),
             Pattern::OnOff { peak_bps, on_until, .. } => {
-                let next = now + serialization(size, *peak_bps);
+                let next = after(now, serialization(size, *peak_bps));
                 if next < *on_until {
                     next
                 } else {
@@ -175,16 +176,16 @@ impl UdpSource {
         let (start, max_len) = match off {
             // The first period starts at the source's start, later ones after a silence.
             OffPeriod::Exponential(off_s) if ended > self.start => {
-                (ended + from_secs(off_s.sample(&mut self.rng)), Time::MAX)
+                (after(ended, from_secs(off_s.sample(&mut self.rng))), Time::MAX)
             }
             OffPeriod::Exponential(_) => (ended, Time::MAX),
             OffPeriod::Cycle { period, next_start } => {
                 let start = *next_start;
-                *next_start += *period;
+                *next_start = after(*next_start, *period);
                 (start, *period)
             }
         };
-        *on_until = start + from_secs(on_s.sample(&mut self.rng)).min(max_len);
+        *on_until = after(start, from_secs(on_s.sample(&mut self.rng)).min(max_len));
         start
     }
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::available_bandwidth::AvailableBandwidth;
 use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
-use crate::error::ScenarioError;
+use crate::error::{rate_bps, ScenarioError, MAX_BYTES};
 use crate::event::EventQueue;
 use crate::host::{HostActivity, HostModel};
 use crate::packet::PacketPool;
@@ -18,27 +18,16 @@ use rand_distr::Exp;
 
 use crate::sim::{Action, Application, Flow, FlowStats, Host, Reconvergence, Simulation, TcpFlow, WebRequests};
 use crate::tcp::TcpConfig;
-use crate::time::{from_secs, Time};
+use crate::time::{checked_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
 
 fn err(field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
     ScenarioError::new(field, message)
 }
 
-/// A duration or instant in seconds: finite and not negative (or strictly positive).
+/// A duration or instant in seconds, within the clock's range (see `checked_secs`).
 fn seconds(value: f64, field: &str, strictly_positive: bool) -> Result<Time, ScenarioError> {
-    if !value.is_finite() || value < 0.0 || (strictly_positive && value == 0.0) {
-        let need = if strictly_positive { "a positive" } else { "a non-negative" };
-        return Err(err(field, format!("must be {need} finite number of seconds, got {value}")));
-    }
-    Ok(from_secs(value))
-}
-
-fn rate_bps(value: f64, field: &str) -> Result<u64, ScenarioError> {
-    if !value.is_finite() || value < 1.0 {
-        return Err(err(field, format!("must be a finite rate of at least 1 bit/s, got {value}")));
-    }
-    Ok(value.round() as u64)
+    checked_secs(value, field, strictly_positive)
 }
 
 struct Names<'a> {
@@ -139,6 +128,11 @@ impl Simulation {
                     }
                     TrafficSpec::Serial { files: 0, .. } => {
                         return Err(err(format!("{f}.traffic.files"), "must be at least 1"))
+                    }
+                    TrafficSpec::Transfer { bytes } | TrafficSpec::Serial { bytes, .. } if *bytes > MAX_BYTES => {
+                        let message =
+                            format!("must be at most {MAX_BYTES} (2^63 - 1, the int64 columns of the results)");
+                        return Err(err(format!("{f}.traffic.bytes"), message));
                     }
                     TrafficSpec::Transfer { bytes } => Application::Transfer { bytes: *bytes },
                     TrafficSpec::Serial { files, bytes } => Application::Serial { files: *files, bytes: *bytes },

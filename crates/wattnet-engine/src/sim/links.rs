@@ -8,7 +8,7 @@ use crate::event::EventKind;
 use crate::port::PortId;
 use crate::routing::Graph;
 use crate::scenario::RoutingMetric;
-use crate::time::{serialization, Time};
+use crate::time::{after, serialization, Time};
 
 /// `pending_installs`' name for "every router" (global reconvergence).
 const ALL_ROUTERS: u32 = u32::MAX;
@@ -50,12 +50,12 @@ impl Simulation {
         }
         match self.reconvergence {
             Reconvergence::Static => {}
-            Reconvergence::Global { delay } => self.schedule_install(self.now + delay, ALL_ROUTERS),
+            Reconvergence::Global { delay } => self.schedule_install(after(self.now, delay), ALL_ROUTERS),
             Reconvergence::LinkState { detection, hop_processing, spf_delay, lsa_bytes } => {
-                let learned = self.flood_times(ports, self.now + detection, hop_processing, lsa_bytes);
+                let learned = self.flood_times(ports, after(self.now, detection), hop_processing, lsa_bytes);
                 for (node, &t) in learned.iter().enumerate() {
                     if t != Time::MAX {
-                        self.schedule_install(t + spf_delay, node as u32);
+                        self.schedule_install(after(t, spf_delay), node as u32);
                     }
                 }
                 self.link_changes.push(LinkChange { ports, up, learned });
@@ -109,7 +109,8 @@ impl Simulation {
                 continue;
             }
             for port in up.out(node).iter().map(|&(p, _, _)| &self.ports[p as usize]) {
-                let arrival = t + serialization(lsa_bytes, port.rate_bps) + port.delay + hop_processing;
+                let arrival =
+                    after(after(after(t, serialization(lsa_bytes, port.rate_bps)), port.delay), hop_processing);
                 if arrival < learned[port.to as usize] {
                     learned[port.to as usize] = arrival;
                     heap.push(Reverse((arrival, port.to)));

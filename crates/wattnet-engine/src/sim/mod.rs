@@ -16,7 +16,7 @@ use crate::recorder::Recorder;
 use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
-use crate::time::{serialization, Time};
+use crate::time::{after, serialization, Time};
 use crate::traffic::UdpSource;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
@@ -156,8 +156,17 @@ impl Simulation {
     /// Processes every event due at or before `t` (capped at the end of the run) and
     /// advances the clock to it.
     pub fn run_until(&mut self, t: Time) {
+        self.run_slice(t, u64::MAX);
+    }
+
+    /// As `run_until`, but stops after `max_events` events, so a caller can look up between
+    /// slices (the Python binding checks for Ctrl-C). True when the clock has reached `t`.
+    pub fn run_slice(&mut self, t: Time, max_events: u64) -> bool {
         let limit = t.min(self.end);
-        while let Some(ev) = self.events.pop_until(limit) {
+        let mut left = max_events;
+        while left > 0 {
+            let Some(ev) = self.events.pop_until(limit) else { break };
+            left -= 1;
             self.now = ev.time;
             match ev.kind {
                 EventKind::TxDone { port } => self.tx_done(port),
@@ -177,7 +186,12 @@ impl Simulation {
                 EventKind::Bench { .. } => {}
             }
         }
+        if left == 0 {
+            // Events may remain before `limit`: the next slice finds out.
+            return false;
+        }
         self.now = self.now.max(limit);
+        true
     }
 
     pub fn run(&mut self) {
@@ -287,7 +301,7 @@ impl Simulation {
         let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         let size = self.pool.get(pkt).size_bytes;
         port.queue_bytes -= size as u64;
-        let done = self.now + serialization(size, port.rate_bps);
+        let done = after(self.now, serialization(size, port.rate_bps));
         port.in_service = Some((pkt, done));
         port.stats.busy_time += done - self.now;
         self.events.schedule(done, EventKind::TxDone { port: port_id });
@@ -300,7 +314,7 @@ impl Simulation {
         port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
         port.stats.transmitted_bytes += self.pool.get(pkt).size_bytes as u64;
-        let arrival = self.now + port.delay;
+        let arrival = after(self.now, port.delay);
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {
             self.events.schedule(arrival, EventKind::PipeArrival { port: port_id });
@@ -379,7 +393,7 @@ impl Simulation {
             meter.set_rate(now, rate_bps);
         }
         if port.transition > 0 {
-            let until = now + port.transition;
+            let until = after(now, port.transition);
             port.stats.frozen_time += until - port.frozen_until.max(now);
             port.frozen_until = until;
             self.events.schedule(until, EventKind::TransitionEnd { port: port_id });
@@ -398,7 +412,7 @@ impl Simulation {
     fn sample(&mut self) {
         let Some(rec) = self.recorder.as_mut() else { return };
         rec.sample(self.now, &self.ports, &self.flows, &self.connections);
-        let next = self.now + rec.interval;
+        let next = after(self.now, rec.interval);
         if next <= self.end {
             self.events.schedule(next, EventKind::Sample);
         }

@@ -7,6 +7,7 @@ use crate::energy::PowerMode;
 use crate::event::EventKind;
 use crate::packet::{flags, PacketId, NO_CONNECTION};
 use crate::port::{PortId, Sleep, SleepState};
+use crate::time::after;
 
 /// Which observation a policy gets.
 #[derive(Clone, Copy)]
@@ -56,8 +57,8 @@ impl Simulation {
     pub(super) fn controller_tick(&mut self, id: PortId) {
         self.observe(id, Observation::Tick);
         if let Some(interval) = self.ports[id as usize].controller.as_ref().and_then(|c| c.tick_interval()) {
-            if self.now + interval <= self.end {
-                self.events.schedule(self.now + interval, EventKind::ControllerTick { port: id });
+            if after(self.now, interval) <= self.end {
+                self.events.schedule(after(self.now, interval), EventKind::ControllerTick { port: id });
             }
         }
     }
@@ -68,8 +69,8 @@ impl Simulation {
         let bandwidth = self.ports[id as usize].available_bandwidth.as_mut().expect("scheduled for ports with one");
         let (rate, gap) = (bandwidth.draw_rate_bps(), bandwidth.next_gap());
         self.tune_port_rate(id, rate);
-        if self.now + gap <= self.end {
-            self.events.schedule(self.now + gap, EventKind::AvailableBandwidthChange { port: id });
+        if after(self.now, gap) <= self.end {
+            self.events.schedule(after(self.now, gap), EventKind::AvailableBandwidthChange { port: id });
         }
     }
 
@@ -144,7 +145,7 @@ impl Simulation {
     pub(super) fn begin_sleep(&mut self, id: PortId) {
         let port = &mut self.ports[id as usize];
         let sleep = port.sleep.expect("only a port that can sleep goes to sleep");
-        let until = self.now + sleep.to_sleep;
+        let until = after(self.now, sleep.to_sleep);
         port.sleep_state = SleepState::GoingToSleep { until };
         self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
     }
@@ -170,7 +171,7 @@ impl Simulation {
         if port.sleep_state != SleepState::LowPower {
             return;
         }
-        let until = now + port.sleep.expect("a sleeping port can wake").to_wake;
+        let until = after(now, port.sleep.expect("a sleeping port can wake").to_wake);
         port.sleep_state = SleepState::Waking { until };
         if let Some(meter) = &mut port.energy {
             meter.set_mode(now, PowerMode::Active);
@@ -199,7 +200,7 @@ impl Simulation {
                     }
                 } else {
                     // power.md §4: a frame that arrived while going to sleep waits for T_s, then T_w.
-                    let until = now + sleep.to_wake;
+                    let until = after(now, sleep.to_wake);
                     port.sleep_state = SleepState::Waking { until };
                     self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
                 }

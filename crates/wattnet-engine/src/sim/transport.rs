@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::tcp::{Ctx, Opener, TcpConfig, TcpTimer};
-use crate::time::{from_secs, Time};
+use crate::time::{after, from_secs, Time};
 
 /// What a TCP flow does with its connections.
 #[derive(Clone, Debug)]
@@ -88,7 +88,7 @@ impl Simulation {
                 self.open_connection(flow_id, src, Some(bytes))
             }
             Application::Web(web) => {
-                let first = self.now + from_secs(web.gap_s.sample(&mut web.rng));
+                let first = after(self.now, from_secs(web.gap_s.sample(&mut web.rng)));
                 if first < web.stop {
                     self.events.schedule(first, EventKind::WebRequest { flow: flow_id });
                 }
@@ -102,8 +102,9 @@ impl Simulation {
         let mss = tcp.config.mss as u64;
         let Application::Web(web) = &mut tcp.app else { unreachable!("web requests belong to web flows") };
         let sender = web.senders[web.rng.gen_range(0..web.senders.len())];
-        let bytes = web.draw_segments().saturating_mul(mss);
-        let next = self.now + from_secs(web.gap_s.sample(&mut web.rng));
+        // Capped at the int64 range of the results' byte columns (a Pareto draw can exceed it).
+        let bytes = web.draw_segments().saturating_mul(mss).min(crate::error::MAX_BYTES);
+        let next = after(self.now, from_secs(web.gap_s.sample(&mut web.rng)));
         if next < web.stop {
             self.events.schedule(next, EventKind::WebRequest { flow: flow_id });
         }

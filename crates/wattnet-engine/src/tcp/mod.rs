@@ -15,7 +15,7 @@ use crate::error::ScenarioError;
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, TcpHeader};
 use crate::scenario::{OpenerSpec, RttSamplingSpec, TcpProfile, TcpSpec};
-use crate::time::{from_secs, Time};
+use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
 pub use cc::CcSpec;
@@ -130,14 +130,7 @@ impl TcpConfig {
         let mss = spec.mss_bytes.unwrap_or(1460);
         let d = Defaults::of(spec.profile, mss);
         let secs = |v: Option<f64>, default: f64, name: &str| -> Result<Time, ScenarioError> {
-            let v = v.unwrap_or(default);
-            if !v.is_finite() || v < 0.0 {
-                return Err(ScenarioError::new(
-                    format!("{field}.{name}"),
-                    format!("must be a non-negative finite number of seconds, got {v}"),
-                ));
-            }
-            Ok(from_secs(v))
+            checked_secs(v.unwrap_or(default), &format!("{field}.{name}"), false)
         };
         let rto = rto::RtoParams {
             initial: secs(spec.initial_rto_s, d.initial_rto_s, "initial_rto_s")?,

@@ -4,7 +4,7 @@
 use super::rto::RtoEstimator;
 use super::{Ctx, EcnMode, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, TcpHeader};
-use crate::time::Time;
+use crate::time::{after, Time};
 use crate::timer::Timer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +103,7 @@ impl Receiver {
         // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
         let ecn_request = if self.ecn_mode == EcnMode::Off { 0 } else { flags::ECE | flags::CWR };
         self.emit(ctx, flags::SYN | ecn_request, 0);
-        let deadline = ctx.now + self.syn_rto.rto();
+        let deadline = after(ctx.now, self.syn_rto.rto());
         ctx.arm(&mut self.syn_timer, deadline, TcpTimer::Handshake);
     }
 
@@ -213,7 +213,7 @@ impl Receiver {
             // segment fills a hole, otherwise within the delayed-ACK timeout.
             Some(delay) if !filled_hole && self.unacked < 2 => {
                 if self.delack_timer.deadline().is_none() {
-                    ctx.arm(&mut self.delack_timer, ctx.now + delay, TcpTimer::DelayedAck);
+                    ctx.arm(&mut self.delack_timer, after(ctx.now, delay), TcpTimer::DelayedAck);
                 }
             }
             _ => self.send_ack(ctx),

@@ -7,7 +7,7 @@ use super::cc::{self, Ack, Congestion, CongestionControl, Window};
 use super::rto::RtoEstimator;
 use super::{Ctx, EcnMode, Recovery, RttSampling, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, TcpHeader};
-use crate::time::Time;
+use crate::time::{after, Time};
 use crate::timer::Timer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +170,7 @@ impl Sender {
         }
         self.syn_sent_at = ctx.now;
         self.emit(ctx, 0, 0, f, Ecn::NotEct);
-        let deadline = ctx.now + self.rto.rto();
+        let deadline = after(ctx.now, self.rto.rto());
         ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
     }
 
@@ -316,7 +316,7 @@ impl Sender {
             self.timer.cancel();
         } else if restart_timer {
             // RFC 6298 §5.3: restart the timer when new data is acknowledged.
-            let deadline = ctx.now + self.rto.rto();
+            let deadline = after(ctx.now, self.rto.rto());
             ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
         }
     }
@@ -397,7 +397,7 @@ impl Sender {
                 self.high_rxt = self.sent.front().map_or(self.snd_una, |s| s.end);
             }
         }
-        let deadline = ctx.now + self.rto.rto();
+        let deadline = after(ctx.now, self.rto.rto());
         ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
     }
 
@@ -583,7 +583,7 @@ impl Sender {
         }
         // RFC 6298 §5.1: start the timer if it is not running.
         if self.timer.deadline().is_none() {
-            let deadline = ctx.now + self.rto.rto();
+            let deadline = after(ctx.now, self.rto.rto());
             ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
         }
     }

@@ -6,7 +6,6 @@ import pickle
 import pytest
 from conftest import EXAMPLES
 from wattnet import Scenario, ScenarioError, load_scenario
-from wattnet.errors import from_engine_message
 
 
 def test_valid_scenario_round_trips_through_engine_json(scenario_dict):
@@ -504,16 +503,6 @@ def test_scenario_error_is_a_value_error_and_pickles():
     assert isinstance(error, ValueError)
     assert pickle.loads(pickle.dumps(error)).errors == error.errors
     assert str(error) == "links[0].rate_bps: must be positive\nno nodes"
-
-
-def test_engine_messages_become_field_errors():
-    assert from_engine_message("links[2].rate_bps: must be positive").errors == [
-        ("links[2].rate_bps", "must be positive")
-    ]
-    assert from_engine_message("recorder.ports[0]: unknown port").errors == [("recorder.ports[0]", "unknown port")]
-    assert from_engine_message("expected value at line 1 column 1").errors == [
-        ("", "expected value at line 1 column 1")
-    ]
 
 
 def test_invalid_toml_is_a_scenario_error(tmp_path):

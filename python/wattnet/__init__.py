@@ -10,8 +10,8 @@ wattnet.replication_means(table, "packets_dropped")
 
 from importlib.metadata import version as _package_version
 
-from wattnet._engine import SimulationError
-from wattnet.errors import ScenarioError, SweepError
+from wattnet.cost import estimate_cost
+from wattnet.errors import CostWarning, RunTooLargeError, ScenarioError, SimulationError, SweepError, WattnetError
 from wattnet.results import Results
 from wattnet.runner import run
 from wattnet.scenario import Scenario, load_scenario
@@ -21,12 +21,16 @@ from wattnet.sweep import mean_ci, replication_means, sweep
 __version__ = _package_version("wattnet")
 
 __all__ = [
+    "CostWarning",
     "Results",
+    "RunTooLargeError",
     "Scenario",
     "ScenarioError",
     "SimulationError",
     "SweepError",
+    "WattnetError",
     "__version__",
+    "estimate_cost",
     "load_results",
     "load_scenario",
     "mean_ci",

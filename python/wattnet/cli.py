@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
 from wattnet import bench as benchmarks
-from wattnet._engine import SimulationError
-from wattnet.errors import ScenarioError, SweepError
+from wattnet.errors import CostWarning, ScenarioError, SimulationError, StoreBusyError, SweepError
 from wattnet.results import TABLES
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, load_scenario
-from wattnet.store import StoreBusyError, load_results
+from wattnet.store import DAMAGED, load_results
 from wattnet.sweep import WorkersDying, load_sweep, replication_means, run_sweep
+from wattnet.terminal import printable
 
 app = typer.Typer(
     add_completion=False,
@@ -30,9 +35,48 @@ EXIT_BAD_INPUT = 2
 
 
 def exit_with_errors(lines: list[str], code: int = EXIT_BAD_INPUT) -> NoReturn:
+    # Lines quote names and values from the input: escaped, never obeyed by the terminal.
     for line in lines:
-        typer.echo(f"error: {line}", err=True)
+        typer.echo(f"error: {printable(line)}", err=True)
     raise typer.Exit(code)
+
+
+def scenario_errors(error: ScenarioError) -> list[str]:
+    return [f"{field}: {problem}" if field else problem for field, problem in error.errors]
+
+
+def unreadable(path: Path, error: OSError) -> NoReturn:
+    """Exits naming a file the command cannot read."""
+    if isinstance(error, FileNotFoundError):
+        exit_with_errors([f"{path}: no such file"])
+    if isinstance(error, IsADirectoryError):
+        exit_with_errors([f"{path}: is a directory, not a file"])
+    exit_with_errors([f"{path}: cannot read it: {error.strerror or error}"])
+
+
+@contextlib.contextmanager
+def warnings_as_lines() -> Iterator[None]:
+    """Shows CostWarning (a long or large run) as one line on stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", CostWarning)
+        warnings.showwarning = lambda message, *_, **__: typer.echo(f"warning: {printable(str(message))}", err=True)
+        yield
+
+
+def prepare_out(out: Path) -> bool:
+    """Makes sure results can be written into ``out`` before a run starts (exit 2 naming the
+    problem otherwise); True if ``out`` was created here."""
+    if out.exists() and not out.is_dir():
+        exit_with_errors([f"--out {out}: exists and is not a directory"])
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".wattnet-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        exit_with_errors([f"--out {out}: cannot write there: {error.strerror or error}"])
+    return created
 
 
 @app.command()
@@ -47,6 +91,9 @@ def run(
     ],
     seed: Annotated[int | None, typer.Option(help="Replaces the scenario's seed.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Run even when the recorded samples would not fit in memory.")
+    ] = False,
 ) -> None:
     """Run one scenario and write its results (and its pcap captures into OUT/pcap)."""
     pcap_dir = out / "pcap"
@@ -54,28 +101,40 @@ def run(
         scenario = load_scenario(scenario_path)
         if seed is not None:
             scenario = scenario.with_seed(seed)
-    except FileNotFoundError:
-        exit_with_errors([f"{scenario_path}: no such file"])
-    except IsADirectoryError:
-        exit_with_errors([f"{scenario_path}: is a directory, not a scenario file"])
-    except ScenarioError as error:
-        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
-    try:
-        results = run_scenario(scenario, progress=not quiet, pcap_dir=pcap_dir if scenario.pcap else None)
-    except ScenarioError as error:
-        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
-    except SimulationError as error:
-        exit_with_errors([f"the engine broke an invariant: {error}"], code=1)
     except OSError as error:
-        exit_with_errors([f"cannot write the captures: {error}"], code=1)
+        unreadable(scenario_path, error)
+    except ScenarioError as error:
+        exit_with_errors(scenario_errors(error))
+    created = prepare_out(out)
+    try:
+        with warnings_as_lines():
+            results = run_scenario(
+                scenario, progress=not quiet, pcap_dir=pcap_dir if scenario.pcap else None, force=force
+            )
+    except BaseException as error:
+        if created and not scenario.pcap:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # made for this run, still empty
+        if isinstance(error, ScenarioError):
+            exit_with_errors(scenario_errors(error))
+        if isinstance(error, SimulationError):
+            exit_with_errors([f"the engine broke an invariant: {error}"], code=1)
+        if isinstance(error, OSError):
+            exit_with_errors([f"cannot write the captures: {error}"], code=1)
+        if isinstance(error, KeyboardInterrupt):
+            partial = f"; the captures in {pcap_dir} are incomplete" if scenario.pcap else ""
+            exit_with_errors([f"interrupted; no results written{partial}"], code=130)
+        raise
+    try:
+        results.write(out)
+    except OSError as error:
+        exit_with_errors([f"--out {out}: cannot write the results: {error.strerror or error}"], code=1)
     except KeyboardInterrupt:
-        partial = f"; the captures in {pcap_dir} are incomplete" if scenario.pcap else ""
-        exit_with_errors([f"interrupted; no results written{partial}"], code=130)
-    results.write(out)
+        exit_with_errors(["interrupted while writing; no results written"], code=130)
     if not quiet:
         s = results.summary
         files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in TABLES])
-        typer.echo(f"wrote {out}: {files}")
+        typer.echo(f"wrote {printable(str(out))}: {files}")
         if scenario.pcap:
             typer.echo(
                 f"wrote {pcap_dir}: {len(scenario.pcap)} pcap file(s) and hosts (tshark -N n -H {pcap_dir / 'hosts'})"
@@ -116,14 +175,12 @@ def sweep_command(
             executor="local" if scheduler is None else scheduler, workers=workers, batch=batch,
             retry_failed=retry_failed, progress=not quiet,
         )  # fmt: skip
-    except FileNotFoundError:
-        exit_with_errors([f"{sweep_path}: no such file"])
-    except IsADirectoryError:
-        exit_with_errors([f"{sweep_path}: is a directory, not a sweep file"])
+    except OSError as error:
+        unreadable(sweep_path, error)
     except (SweepError, StoreBusyError) as error:
         exit_with_errors(str(error).splitlines())
     except ScenarioError as error:
-        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
+        exit_with_errors(scenario_errors(error))
     except WorkersDying as error:
         exit_with_errors([str(error)], code=1)
     except KeyboardInterrupt:
@@ -164,17 +221,28 @@ def results_command(
         table = load_results(directory)
     except FileNotFoundError as error:
         exit_with_errors([str(error)])
-    failed = int((table["status"] == "failed").sum()) if len(table) else 0
+    except OSError as error:
+        exit_with_errors([f"{directory}: cannot read or write the store: {error.strerror or error}"])
+    counts = table["status"].value_counts() if len(table) else {}
+    failed, damaged = int(counts.get("failed", 0)), int(counts.get(DAMAGED, 0))
     typer.echo(
-        f"{len(table)} runs ({len(table) - failed} done, {failed} failed): "
-        f"wrote {directory / 'results.parquet'} and {directory / 'results.csv'}"
+        f"{len(table)} runs ({len(table) - failed - damaged} done, {failed} failed, {damaged} damaged): "
+        f"wrote {printable(str(directory / 'results.parquet'))} and {printable(str(directory / 'results.csv'))}"
     )
     if ci:
         try:
             stats = replication_means(table, ci, confidence=confidence)
         except (KeyError, ValueError) as error:
             exit_with_errors([str(error.args[0])])
-        typer.echo(stats.to_string(index=False))
+        typer.echo("\n".join(printable(line) for line in stats.to_string(index=False).splitlines()))
+    if damaged:
+        bad = table[table["status"] == DAMAGED]
+        lines = [f"{damaged} run(s) damaged on disk, not counted as done:"]
+        lines += [f"run {row.key}: {row.error}" for row in bad.head(5).itertuples()]
+        if damaged > 5:
+            lines.append(f"... and {damaged - 5} more")
+        lines.append("running the sweep again computes them anew")
+        exit_with_errors(lines, code=1)
 
 
 @app.command("reproduce")

@@ -1,45 +1,63 @@
-"""Errors that reach the user, each naming the scenario field at fault."""
+"""Every error wattnet raises on purpose, in one hierarchy under ``WattnetError``.
+
+The engine's binding raises ``ScenarioError`` and ``SimulationError`` from this module (it
+builds them with the field path and message as separate values: nothing is parsed back out
+of a string).
+"""
 
 from __future__ import annotations
 
-import re
+
+class WattnetError(Exception):
+    """Any error wattnet raises on purpose (a bug raises something else)."""
 
 
-class ScenarioError(ValueError):
+class ScenarioError(WattnetError, ValueError):
     """A scenario that cannot be run.
 
     ``errors`` lists ``(field, problem)`` pairs; ``field`` is a path such as
     ``links[0].rate_bps``, or ``""`` when the problem concerns the whole scenario.
+    ``path`` and ``message`` are those of the first.
     """
 
     def __init__(self, errors: list[tuple[str, str]]):
         self.errors = [(str(field), str(problem)) for field, problem in errors]
         super().__init__(str(self))
 
+    @property
+    def path(self) -> str:
+        return self.errors[0][0] if self.errors else ""
+
+    @property
+    def message(self) -> str:
+        return self.errors[0][1] if self.errors else ""
+
     def __str__(self) -> str:
         return "\n".join(f"{field}: {problem}" if field else problem for field, problem in self.errors)
 
     def __reduce__(self):
         # Keeps the (field, problem) list intact when pickled to another process.
-        return (ScenarioError, (self.errors,))
+        return (type(self), (self.errors,))
 
 
-class SweepError(ValueError):
+class RunTooLargeError(ScenarioError):
+    """A scenario whose run would certainly need more memory than this machine has
+    (``wattnet.run(..., force=True)`` or ``wattnet run --force`` runs it anyway)."""
+
+
+class SimulationError(WattnetError, RuntimeError):
+    """The engine found one of its invariants broken (packet conservation) or hit an internal error."""
+
+
+class SweepError(WattnetError, ValueError):
     """A sweep that cannot start: a bad grid path, a grid value the scenario rejects, a bad
     number of replications or seed. Raised before any run starts; the message names the
     grid entry at fault."""
 
 
-# "links[0].rate_bps: problem" as the engine formats it; a message without a field path
-# concerns the whole scenario.
-_ENGINE_MESSAGE = re.compile(
-    r"^(?P<field>[A-Za-z_]\w*(?:\[\d+\])*(?:\.[A-Za-z_]\w*(?:\[\d+\])*)*): (?P<problem>.*)$", re.DOTALL
-)
+class StoreBusyError(WattnetError, RuntimeError):
+    """Another sweep holds the store's lock."""
 
 
-def from_engine_message(message: str) -> ScenarioError:
-    """Turns the engine's ``field.path: problem`` message into a ScenarioError."""
-    match = _ENGINE_MESSAGE.match(message)
-    if match is None:
-        return ScenarioError([("", message)])
-    return ScenarioError([(match["field"], match["problem"])])
+class CostWarning(UserWarning):
+    """A run that will take long or use much memory (its estimate is in the message)."""

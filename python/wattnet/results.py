@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import math
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from wattnet.errors import SimulationError
 
 TABLES = (
     "ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time", "nodes",
@@ -17,8 +22,26 @@ TABLES = (
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
 
 
-def to_frame(columns: dict[str, tuple[str, list]]) -> pd.DataFrame:
-    return pd.DataFrame({name: pd.Series(values, dtype=_DTYPES[kind]) for name, (kind, values) in columns.items()})
+def to_frame(columns: dict[str, tuple[str, list]], table: str = "") -> pd.DataFrame:
+    series = {}
+    for name, (kind, values) in columns.items():
+        try:
+            series[name] = pd.Series(values, dtype=_DTYPES[kind])
+        except OverflowError:
+            # The scenario's bounds keep every count within int64; a value beyond is a bug.
+            raise SimulationError(f"the {table} table's column {name} holds a value beyond int64") from None
+    return pd.DataFrame(series)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with every NaN or infinity replaced by None (JSON's null): JSON has no such numbers."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -58,18 +81,41 @@ class Results:
         return cls(
             summary={**metadata, **engine_results["summary"]},
             scenario_json=scenario_json,
-            **{name: to_frame(tables[name]) for name in TABLES},
+            **{name: to_frame(tables[name], name) for name in TABLES},
         )
 
     def write(self, directory: str | Path) -> Path:
         """Writes summary.json, scenario.json and one Parquet file per table into ``directory``.
 
-        The tables carry no timestamps, so identical runs write identical bytes.
+        The tables carry no timestamps, so identical runs write identical bytes. A number that
+        is not finite is written as null in summary.json (which stays strict JSON). Each file is
+        written under a temporary name and renamed into place once all are written, so an
+        interruption leaves no partial result file.
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        (directory / "summary.json").write_text(json.dumps(self.summary, indent=2) + "\n")
-        (directory / "scenario.json").write_text(json.dumps(json.loads(self.scenario_json), indent=2) + "\n")
-        for name in TABLES:
-            getattr(self, name).to_parquet(directory / f"{name}.parquet", index=False)
+        staged: list[tuple[str, Path]] = []
+        try:
+            for name, write in self._writers():
+                fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{name}-")
+                os.close(fd)
+                staged.append((tmp_name, directory / name))
+                write(tmp_name)
+            for tmp_name, path in staged:
+                os.replace(tmp_name, path)
+        finally:
+            for tmp_name, _ in staged:
+                Path(tmp_name).unlink(missing_ok=True)
         return directory
+
+    def _writers(self) -> list[tuple[str, Any]]:
+        def text(content: str) -> Any:
+            return lambda path: Path(path).write_text(content)
+
+        summary = json.dumps(json_safe(self.summary), indent=2, allow_nan=False) + "\n"
+        scenario = json.dumps(json.loads(self.scenario_json), indent=2) + "\n"
+        tables = [(f"{name}.parquet", self._parquet_writer(name)) for name in TABLES]
+        return [*tables, ("scenario.json", text(scenario)), ("summary.json", text(summary))]
+
+    def _parquet_writer(self, name: str) -> Any:
+        return lambda path: getattr(self, name).to_parquet(path, index=False)

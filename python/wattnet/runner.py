@@ -12,9 +12,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
-from wattnet.errors import from_engine_message
+from wattnet.cost import check_cost
 from wattnet.results import Results
 from wattnet.scenario import Scenario, load_scenario
+from wattnet.terminal import printable
 
 # Wall time one call into the engine should take: short enough that Ctrl-C and the
 # progress bar respond, long enough that the calls cost nothing.
@@ -32,15 +33,13 @@ def as_scenario(scenario: Scenario | dict[str, Any] | str | Path) -> Scenario:
 
 
 def build_simulation(scenario: Scenario, pcap_dir: str | Path | None = None) -> _engine.Simulation:
-    """The engine's simulation of a validated scenario; the engine's own check raises ScenarioError.
+    """The engine's simulation of a validated scenario; the engine's own check raises ScenarioError
+    (with the field path and the message).
 
     With ``pcap_dir``, the engine opens the scenario's capture files there (OSError naming the
     file if it cannot).
     """
-    try:
-        return _engine.Simulation(scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir))
-    except _engine.ScenarioError as error:
-        raise from_engine_message(str(error)) from None
+    return _engine.Simulation(scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir))
 
 
 def advance(simulation: _engine.Simulation, on_chunk: Callable[[float], None] | None = None) -> None:
@@ -63,6 +62,7 @@ def run(
     scenario: Scenario | dict[str, Any] | str | Path,
     progress: bool = False,
     pcap_dir: str | Path | None = None,
+    force: bool = False,
 ) -> Results:
     """Runs one scenario and returns its results.
 
@@ -71,17 +71,23 @@ def run(
     ``pcap_dir``, the ports the scenario's ``pcap`` list names are captured into
     ``pcap_dir/<from>-<to>.pcap``, with ``pcap_dir/hosts`` naming the nodes' addresses (the
     directory is created); without it, nothing is captured.
+
+    Before it starts, the run's events and memory are estimated (``wattnet.cost``): a long run
+    warns (CostWarning), and one whose recorded samples would certainly not fit in this
+    machine's memory raises RunTooLargeError unless ``force``. Ctrl-C raises KeyboardInterrupt
+    within a fraction of a second.
     Raises ScenarioError for a scenario that cannot run, SimulationError if the
     engine finds one of its invariants broken, and OSError if a capture file cannot be written.
     """
     scenario = as_scenario(scenario)
+    check_cost(scenario, force=force)
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
     simulation = build_simulation(scenario, pcap_dir)
     console = Console(stderr=True)
     if progress and console.is_terminal:
         with _progress_bar(console) as bar:
-            task = bar.add_task(scenario.name or "run", total=simulation.end_s)
+            task = bar.add_task(printable(scenario.name) or "run", total=simulation.end_s)
             advance(simulation, lambda now_s: bar.update(task, completed=now_s))
     else:
         advance(simulation)
@@ -98,7 +104,8 @@ def run(
 
 def _progress_bar(console: Console) -> Progress:
     return Progress(
-        TextColumn("{task.description}"),
+        # The description is a scenario's name: shown as text, never read as markup.
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         TextColumn("{task.completed:.4g} / {task.total:.4g} s simulated"),
         TimeElapsedColumn(),

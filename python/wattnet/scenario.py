@@ -7,27 +7,64 @@ name. Building a model validates it and raises ``ScenarioError`` naming each fie
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from wattnet.errors import ScenarioError
 
 U8_MAX = 2**8 - 1
 U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
+# Byte counts reach the results as int64 columns.
+I64_MAX = 2**63 - 1
+# The engine's clock counts picoseconds in a u64: it ends at 18 446 744.07 s, and every
+# instant and duration is at most its last whole second (docs/time-and-limits.md).
+PS_PER_S = 10**12
+MAX_TIME_S = U64_MAX // PS_PER_S
+# Ports and constant-rate sources keep whole bit/s, up to 1 Pb/s (a 1500-byte packet in 12 ps).
+MAX_RATE_BPS = 1e15
+# Web requests: at most one per picosecond on average.
+MAX_REQUESTS_PER_S = 1e12
 # The engine's limits for captures (crates/wattnet-engine/src/pcap.rs): an IPv4 packet's
 # length, and the nodes that have an address in 10.0.0.0/8.
 MAX_SNAP_BYTES = 65535
 MAX_PCAP_NODES = 2**24 - 2
 
-# A port's service rate is kept in whole bit/s, so it is at least 1.
-PortRate = Annotated[float, Field(ge=1)]
-PositiveRate = Annotated[float, Field(gt=0)]
-NonNegativeSeconds = Annotated[float, Field(ge=0)]
-PositiveSeconds = Annotated[float, Field(gt=0)]
+
+
+def on_the_clock(value: float) -> float:
+    """A time in seconds that the engine's picosecond clock holds: at most MAX_TIME_S, and not
+    a positive value so small that it rounds to 0 ps."""
+    if value > MAX_TIME_S:
+        raise ValueError(
+            f"must be at most {MAX_TIME_S} s ({MAX_TIME_S / 86400:.1f} days), the end of the simulated clock "
+            f"(picoseconds in 64 bits); got {value}"
+        )
+    # Rounded half away from zero, as the engine rounds.
+    if value > 0 and math.floor(value * PS_PER_S + 0.5) == 0:
+        raise ValueError(f"{value} s is below the clock's resolution of 1 ps (it would round to 0)")
+    return value
+
+
+def whole_rate(value: float) -> float:
+    """A rate the engine keeps in whole bit/s without changing it by more than 0.1 %."""
+    if abs(round(value) - value) > 1e-3 * value:
+        raise ValueError(
+            f"rates are kept in whole bit/s and {value} is not within 0.1 % of one (it would run at "
+            f"{round(value)} bit/s)"
+        )
+    return value
+
+
+# A port's service rate (and a constant-rate source's) is kept in whole bit/s, so it is at least 1.
+PortRate = Annotated[float, Field(ge=1, le=MAX_RATE_BPS), AfterValidator(whole_rate)]
+PositiveRate = Annotated[float, Field(gt=0, le=MAX_RATE_BPS)]
+NonNegativeSeconds = Annotated[float, Field(ge=0), AfterValidator(on_the_clock)]
+PositiveSeconds = Annotated[float, Field(gt=0), AfterValidator(on_the_clock)]
 # A probability per packet; 1 would lose everything.
 ErrorRate = Annotated[float, Field(ge=0, lt=1)]
 
@@ -503,7 +540,7 @@ class Cbr(_Model):
     """Constant bit rate over UDP: packets spaced by size·8/rate."""
 
     type: Literal["cbr"] = "cbr"
-    rate_bps: PositiveRate
+    rate_bps: PortRate
 
 
 class Poisson(_Model):
@@ -521,7 +558,7 @@ class OnOff(_Model):
     """
 
     type: Literal["on_off"] = "on_off"
-    peak_rate_bps: PositiveRate
+    peak_rate_bps: PortRate
     on_mean_s: PositiveSeconds
     off_mean_s: PositiveSeconds | None = None
     cycle_s: PositiveSeconds | None = None
@@ -543,7 +580,7 @@ class Transfer(_Model):
     """TCP: one transfer of ``bytes``."""
 
     type: Literal["transfer"] = "transfer"
-    bytes: int = Field(ge=1, le=U64_MAX)
+    bytes: int = Field(ge=1, le=I64_MAX)
 
 
 class Serial(_Model):
@@ -552,7 +589,7 @@ class Serial(_Model):
 
     type: Literal["serial"] = "serial"
     files: int = Field(ge=1, le=U32_MAX)
-    bytes: int = Field(ge=1, le=U64_MAX)
+    bytes: int = Field(ge=1, le=I64_MAX)
 
 
 class Web(_Model):
@@ -562,7 +599,7 @@ class Web(_Model):
     the flow's ``stop_s``."""
 
     type: Literal["web"] = "web"
-    requests_per_s: PositiveRate
+    requests_per_s: float = Field(gt=0, le=MAX_REQUESTS_PER_S)
     mean_segments: float = Field(ge=1)
     shape: float = Field(gt=1)
     max_segments: int | None = Field(None, ge=1, le=U64_MAX)
@@ -682,7 +719,7 @@ class Tcp(_Model):
     min_rto_s: NonNegativeSeconds | None = None
     max_rto_s: PositiveSeconds | None = None
     clock_granularity_s: NonNegativeSeconds | None = None
-    delayed_ack_s: float | None = Field(None, ge=0, lt=0.5)
+    delayed_ack_s: Annotated[float, Field(ge=0, lt=0.5), AfterValidator(on_the_clock)] | None = None
     """Delayed-ACK timeout (below 0.5 s, RFC 5681); 0 acknowledges every segment at once."""
     sack: bool | None = None
     ecn: bool | None = None
@@ -769,7 +806,7 @@ class Flow(_Model):
     tcp: Tcp | None = None
     """TCP only; absent means the ``rfc`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
-    stop_s: float | None = None
+    stop_s: NonNegativeSeconds | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
 
     @model_validator(mode="after")
@@ -900,7 +937,10 @@ class Scenario(_Model):
         """Validates a scenario given as nested dicts and lists (e.g. parsed TOML)."""
         if not isinstance(data, dict):
             raise ScenarioError([("", f"a scenario is a table of fields, not {type(data).__name__}")])
-        return cls(**data)
+        try:
+            return cls(**data)
+        except RecursionError:
+            raise ScenarioError([("", "values nested too deeply to be a scenario")]) from None
 
     def with_seed(self, seed: int) -> Scenario:
         return Scenario.from_dict({**self.model_dump(), "seed": seed})
@@ -912,13 +952,24 @@ class Scenario(_Model):
 
 def load_scenario(path: str | Path) -> Scenario:
     """Reads and validates a TOML scenario file."""
-    path = Path(path)
-    with path.open("rb") as file:
-        try:
-            data = tomllib.load(file)
-        except tomllib.TOMLDecodeError as error:
-            raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
-    return Scenario.from_dict(data)
+    return Scenario.from_dict(read_toml(Path(path)))
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The tables of a TOML file; ScenarioError naming the file and the problem when its bytes
+    are not UTF-8 text, not TOML, or nested too deeply to read (OSError when it cannot be read)."""
+    content = path.read_bytes()
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        problem = f"not UTF-8 text (byte {error.start} is {content[error.start]:#04x}); TOML files are UTF-8"
+        raise ScenarioError([("", f"{path}: {problem}")]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
+    except RecursionError:
+        raise ScenarioError([("", f"{path}: values nested too deeply to read")]) from None
 
 
 def _union_tags(union: Any) -> set[str]:

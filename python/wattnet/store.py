@@ -7,13 +7,16 @@ version, so a run is computed once: whoever asks for it again finds it. Layout o
     DIR/runs/<key>/params.json     the run's grid point, replication and seed
     DIR/runs/<key>/summary.json    (a run that finished) summary, scenario.json and one Parquet file per table
     DIR/runs/<key>/error.json      (a run that failed) its error type, message and traceback, beside scenario.json
+    DIR/runs/<key>/manifest.json   the SHA-256 and size of each of the run's other files, written last
     DIR/results.parquet, .csv      the tidy table of every run, written by load_results
     DIR/.tmp/                      runs being written; emptied when a sweep starts
     DIR/.lock                      held by the sweep writing here
 
 Every run directory is written under ``.tmp`` and renamed into ``runs/`` in one step, so
 ``runs/`` only ever holds whole runs: a sweep killed at any instant leaves nothing half
-written there, and the next one runs exactly what is missing.
+written there, and the next one runs exactly what is missing. A run whose files no longer
+match its manifest (a disk or a hand damaged them after it was written) is "damaged": it is
+reported by name, never counted as done, and the next sweep computes it again.
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ from typing import Any
 
 import pandas as pd
 
+from wattnet.errors import StoreBusyError
+
 DONE = "done"
 FAILED = "failed"
+DAMAGED = "damaged"
+MANIFEST = "manifest.json"
 
 # Summary fields that the table shows elsewhere or that are not numbers of the run.
 _SUMMARY_SKIP = {"seed"}
@@ -43,10 +50,6 @@ def run_key(scenario_json: str, engine_version: str) -> str:
     """The store's key of a run: SHA-256 (128 bits, hex) of its canonical scenario JSON and the engine version."""
     text = json.dumps({"engine_version": engine_version, "scenario": scenario_json}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-class StoreBusyError(RuntimeError):
-    """Another sweep holds the store's lock."""
 
 
 class Store:
@@ -92,12 +95,39 @@ class Store:
                     entry.unlink(missing_ok=True)
 
     def status(self, key: str) -> str | None:
-        """``"done"``, ``"failed"`` or None when the store has no whole run of that key."""
+        """``"done"``, ``"failed"``, ``"damaged"`` (its files fail their manifest: ``damage``
+        says how) or None when the store has no run of that key."""
         run = self.runs / key
+        if not run.is_dir():
+            return None
+        if self.damage(key) is not None:
+            return DAMAGED
         if (run / "summary.json").is_file():
             return DONE
         if (run / "error.json").is_file():
             return FAILED
+        return DAMAGED
+
+    def damage(self, key: str) -> str | None:
+        """What is wrong with a stored run's files, or None when each matches its manifest."""
+        run = self.runs / key
+        try:
+            manifest = json.loads((run / MANIFEST).read_bytes())
+            expected = manifest["files"]
+            present = {path.name for path in run.iterdir() if path.name != MANIFEST}
+        except FileNotFoundError:
+            return f"{MANIFEST} is missing"
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            return f"{MANIFEST} is unreadable ({type(error).__name__})"
+        if not isinstance(expected, dict) or present != set(expected):
+            return f"the files are not those of {MANIFEST}"
+        for name, entry in sorted(expected.items()):
+            try:
+                content = (run / name).read_bytes()
+            except OSError as error:
+                return f"{name} is unreadable ({error.strerror})"
+            if not isinstance(entry, dict) or _file_entry(content) != entry:
+                return f"{name} does not match its checksum"
         return None
 
     def statuses(self) -> dict[str, str]:
@@ -132,18 +162,29 @@ class Store:
         path = self.runs / key / "params.json"
         if path.is_file() and json.loads(path.read_text()) == params:
             return
-        fd, tmp_name = tempfile.mkstemp(dir=self.tmp, prefix=f"{key}-params-")
+        content = _json_bytes(params)
+        manifest = json.loads((self.runs / key / MANIFEST).read_bytes())
+        manifest["files"]["params.json"] = _file_entry(content)
+        # params first, then its checksum: killed in between, the run reads as damaged and is redone.
+        self._replace(path, content)
+        self._replace(self.runs / key / MANIFEST, _json_bytes(manifest))
+
+    def _replace(self, path: Path, content: bytes) -> None:
+        fd, tmp_name = tempfile.mkstemp(dir=self.tmp, prefix=f"{path.parent.name}-{path.name}-")
         with os.fdopen(fd, "wb") as file:
-            file.write(_json_bytes(params))
+            file.write(content)
         os.replace(tmp_name, path)
 
     def _write(self, key: str, files: dict[str, bytes]) -> None:
         staging = self.tmp / f"{key}-{uuid.uuid4().hex[:8]}"
         staging.mkdir()
         for name, content in files.items():
-            if "/" in name or name.startswith("."):
+            if "/" in name or name.startswith(".") or name == MANIFEST:
                 raise ValueError(f"run {key}: bad result file name {name!r}")
             (staging / name).write_bytes(content)
+        # The manifest comes last: a run directory without one was never finished.
+        manifest = {"files": {name: _file_entry(content) for name, content in sorted(files.items())}}
+        (staging / MANIFEST).write_bytes(_json_bytes(manifest))
         final = self.runs / key
         if final.exists():
             # A failed run being retried, or a directory with no whole run in it: move it
@@ -162,8 +203,16 @@ class Store:
         os.replace(tmp_name, self.directory / "sweep.json")
 
     def sweep_definition(self) -> dict[str, Any] | None:
-        path = self.directory / "sweep.json"
-        return json.loads(path.read_text()) if path.is_file() else None
+        """The latest sweep's definition; None if there is none or it cannot be read (it only orders the rows)."""
+        try:
+            definition = json.loads((self.directory / "sweep.json").read_bytes())
+        except (OSError, ValueError):
+            return None
+        return definition if isinstance(definition, dict) else None
+
+
+def _file_entry(content: bytes) -> dict[str, Any]:
+    return {"sha256": hashlib.sha256(content).hexdigest(), "bytes": len(content)}
 
 
 def _json_bytes(value: Any) -> bytes:
@@ -174,9 +223,9 @@ def load_results(directory: str | Path, write: bool = True) -> pd.DataFrame:
     """One tidy table of every run in a sweep's store, one row per run.
 
     Columns: the grid's parameters (named by their field paths), ``replication``, ``seed``,
-    ``status`` (``"done"`` or ``"failed"``), the numbers of each run's summary (packets,
-    drops, energy, wall time, ...), ``error`` (the failure's type and message, empty for runs
-    that finished) and ``key`` (the run's directory under ``DIR/runs``). Rows follow the order
+    ``status`` (``"done"``, ``"failed"`` or ``"damaged"``: its files fail their checksums), the
+    numbers of each run's summary (packets, drops, energy, wall time, ...), ``error`` (the
+    failure's type and message, or what is damaged; empty for runs that finished) and ``key`` (the run's directory under ``DIR/runs``). Rows follow the order
     of the latest sweep (grid point, then replication); runs of earlier sweeps come after.
     The parameter columns' names are in ``table.attrs["parameters"]``.
 
@@ -194,7 +243,7 @@ def load_results(directory: str | Path, write: bool = True) -> pd.DataFrame:
     rows = []
     for key in keys:
         run = store.runs / key
-        params = json.loads((run / "params.json").read_text())
+        params = _read_params(run) if statuses[key] == DAMAGED else json.loads((run / "params.json").read_text())
         for name in params.get("parameters", {}):
             if name not in parameters:
                 parameters.append(name)
@@ -206,6 +255,8 @@ def load_results(directory: str | Path, write: bool = True) -> pd.DataFrame:
             summary = json.loads((run / "summary.json").read_text())
             row.update({name: value for name, value in summary.items() if name not in _SUMMARY_SKIP})
             row["error"] = None
+        elif statuses[key] == DAMAGED:
+            row["error"] = f"damaged: {store.damage(key) or 'no summary.json nor error.json'}"
         else:
             error = json.loads((run / "error.json").read_text())
             row["error"] = f"{error['type']}: {error['message']}"
@@ -219,13 +270,23 @@ def load_results(directory: str | Path, write: bool = True) -> pd.DataFrame:
     summary_columns = [c for c in table.columns if c not in parameters and c not in fixed + ["error", "key"]]
     table = table.reindex(columns=parameters + fixed + summary_columns + ["error", "key"])
     if len(table):
-        table["replication"] = table["replication"].astype("int64")
-        table["seed"] = table["seed"].astype("uint64")
+        # A damaged run whose params.json is damaged too has neither: the columns then keep a gap.
+        table["replication"] = table["replication"].astype("int64" if table["replication"].notna().all() else "Int64")
+        table["seed"] = table["seed"].astype("uint64" if table["seed"].notna().all() else "UInt64")
     table.attrs["parameters"] = parameters
     if write:
         _write_atomically(store.directory / "results.parquet", lambda path: table.to_parquet(path, index=False))
         _write_atomically(store.directory / "results.csv", lambda path: table.to_csv(path, index=False))
     return table
+
+
+def _read_params(run: Path) -> dict[str, Any]:
+    """A damaged run's params.json, or nothing if that is damaged too."""
+    try:
+        params = json.loads((run / "params.json").read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return params if isinstance(params, dict) and isinstance(params.get("parameters", {}), dict) else {}
 
 
 def _write_atomically(path: Path, write: Any) -> None:

@@ -24,7 +24,6 @@ import signal
 import tempfile
 import threading
 import time
-import tomllib
 import traceback
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
@@ -44,8 +43,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from wattnet import _engine
 from wattnet.errors import ScenarioError, SweepError
 from wattnet.runner import as_scenario, run
-from wattnet.scenario import U64_MAX, Scenario, load_scenario
-from wattnet.store import DONE, FAILED, Store, load_results, run_key
+from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
+from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
 
 # Batching: a task (one call on a worker) runs several short runs, sized from the runs' mean
 # wall time so that it takes about TARGET_TASK_S, with at most MAX_BATCH runs and never more
@@ -321,10 +320,9 @@ def load_sweep(path: str | Path) -> dict[str, Any]:
     ``[base]`` table), ``[grid]``, ``replications`` (default 1) and ``seed`` (default the base's)."""
     path = Path(path)
     try:
-        with path.open("rb") as file:
-            data = tomllib.load(file)
-    except tomllib.TOMLDecodeError as error:
-        raise SweepError(f"{path}: invalid TOML: {error}") from None
+        data = read_toml(path)
+    except ScenarioError as error:
+        raise SweepError(str(error)) from None
     unknown = sorted(set(data) - {"base", "grid", "replications", "seed"})
     if unknown:
         raise SweepError(f"{path}: unknown key {unknown[0]!r}; a sweep file has base, grid, replications and seed")
@@ -711,7 +709,7 @@ def run_sweep(
         todo = []
         for planned in runs:
             status = statuses.get(planned.key)
-            if status is None or (status == FAILED and retry_failed):
+            if status is None or status == DAMAGED or (status == FAILED and retry_failed):
                 todo.append(planned)
             else:
                 store.update_params(planned.key, planned.params(base_seed))

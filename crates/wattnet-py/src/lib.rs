@@ -1,20 +1,41 @@
 //! The Python face of the engine: scenario JSON in, columnar results out. Nothing else.
 //!
 //! Every call that enters the engine is guarded so that a bug surfaces as a Python
-//! exception, never as a panic crossing the boundary.
+//! exception, never as a panic crossing the boundary. Errors are the classes of
+//! `wattnet.errors`, built here with the field path and the message as separate values.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wattnet_engine::time::{from_secs, to_secs};
 use wattnet_engine::{Column, Results, Scalar};
 
-create_exception!(_engine, ScenarioError, PyValueError, "The scenario is invalid; the message names the field.");
-create_exception!(_engine, SimulationError, PyRuntimeError, "The run broke an invariant or hit an internal error.");
+/// Events per slice of `run_until`: about 0.05–0.3 s of work, after which Ctrl-C is checked.
+const SLICE_EVENTS: u64 = 2_000_000;
+
+/// `wattnet.errors.<name>(*args)` as a Python exception.
+fn wattnet_error<A: for<'py> IntoPyObject<'py>>(name: &str, args: A) -> PyErr {
+    Python::attach(|py| {
+        let made = py
+            .import("wattnet.errors")
+            .and_then(|m| m.getattr(name))
+            .and_then(|class| class.call1((args,)))
+            .map(PyErr::from_value);
+        made.unwrap_or_else(|e| e)
+    })
+}
+
+/// A `wattnet.errors.ScenarioError` carrying the field path and the message.
+fn scenario_error(e: wattnet_engine::ScenarioError) -> PyErr {
+    wattnet_error("ScenarioError", vec![(e.field, e.message)])
+}
+
+fn simulation_error(message: String) -> PyErr {
+    wattnet_error("SimulationError", message)
+}
 
 fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
@@ -23,7 +44,7 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             .map(String::as_str)
             .or_else(|| panic.downcast_ref::<&str>().copied())
             .unwrap_or("unknown panic");
-        Err(SimulationError::new_err(format!("internal engine error: {msg}")))
+        Err(simulation_error(format!("internal engine error: {msg}")))
     })
 }
 
@@ -53,8 +74,7 @@ impl Simulation {
     #[pyo3(signature = (scenario_json, pcap_dir=None))]
     fn new(scenario_json: &str, pcap_dir: Option<PathBuf>) -> PyResult<Self> {
         guarded(|| {
-            let mut inner = wattnet_engine::Simulation::from_json(scenario_json)
-                .map_err(|e| ScenarioError::new_err(e.to_string()))?;
+            let mut inner = wattnet_engine::Simulation::from_json(scenario_json).map_err(scenario_error)?;
             if let Some(dir) = pcap_dir {
                 inner.capture_to(&dir).map_err(pcap_error)?;
             }
@@ -62,18 +82,21 @@ impl Simulation {
         })
     }
 
-    /// Processes events up to `t_s` seconds (capped at the end of the run), without the GIL.
+    /// Processes events up to `t_s` seconds (capped at the end of the run), without the GIL,
+    /// in slices between which pending signals are handled: Ctrl-C raises KeyboardInterrupt
+    /// within a fraction of a second, however many events remain.
     fn run_until(&mut self, py: Python<'_>, t_s: f64) -> PyResult<()> {
         if !t_s.is_finite() || t_s < 0.0 {
             return Err(PyValueError::new_err(format!("t_s must be a non-negative finite number, got {t_s}")));
         }
-        let inner = &mut self.inner;
-        py.detach(|| {
-            guarded(|| {
-                inner.run_until(from_secs(t_s));
-                Ok(())
-            })
-        })
+        let until = from_secs(t_s);
+        loop {
+            let inner = &mut self.inner;
+            if py.detach(|| guarded(|| Ok(inner.run_slice(until, SLICE_EVENTS))))? {
+                return Ok(());
+            }
+            py.check_signals()?;
+        }
     }
 
     #[getter]
@@ -100,7 +123,7 @@ impl Simulation {
     /// Flushes the capture files first: an error writing them raises OSError naming the file.
     fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| self.inner.flush_captures().map_err(pcap_error))?;
-        let results = guarded(|| self.inner.results().map_err(|e| SimulationError::new_err(e.to_string())))?;
+        let results = guarded(|| self.inner.results().map_err(|e| simulation_error(e.to_string())))?;
         to_python(py, &results)
     }
 }
@@ -149,7 +172,9 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
-    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
-    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    // The same classes as wattnet.errors (one hierarchy), for code that reaches them from here.
+    let errors = m.py().import("wattnet.errors")?;
+    m.add("ScenarioError", errors.getattr("ScenarioError")?)?;
+    m.add("SimulationError", errors.getattr("SimulationError")?)?;
     Ok(())
 }

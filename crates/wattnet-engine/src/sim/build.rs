@@ -335,8 +335,10 @@ fn web_requests(
     senders: &[String],
 ) -> Result<Application, ScenarioError> {
     let f = format!("flows[{i}].traffic");
-    if !(rate.is_finite() && rate > 0.0) {
-        return Err(err(format!("{f}.requests_per_s"), format!("must be a positive finite rate, got {rate}")));
+    // Above one request per picosecond on average, the gaps round to 0 and time stands still.
+    if !(rate.is_finite() && rate > 0.0 && rate <= 1e12) {
+        let message = format!("must be a positive rate of at most 1e12 per second, got {rate}");
+        return Err(err(format!("{f}.requests_per_s"), message));
     }
     // A Pareto law has a finite mean only for α > 1.
     if !(shape.is_finite() && shape > 1.0) {

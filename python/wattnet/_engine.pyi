@@ -28,7 +28,9 @@ class Simulation:
     def events(self) -> int: ...
     def results(
         self,
-    ) -> dict[str, dict[str, int | float] | dict[str, dict[str, tuple[ColumnType, list[int] | list[float] | list[str]]]]]:
+    ) -> dict[
+        str, dict[str, int | float] | dict[str, dict[str, tuple[ColumnType, list[int] | list[float] | list[str]]]]
+    ]:
         """``{"summary": {...}, "tables": {name: {column: (type, values)}}}``; SimulationError
         if packets are not conserved, OSError if a capture file cannot be flushed."""
 

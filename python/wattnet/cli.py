@@ -226,7 +226,8 @@ def results_command(
     counts = table["status"].value_counts() if len(table) else {}
     failed, damaged = int(counts.get("failed", 0)), int(counts.get(DAMAGED, 0))
     typer.echo(
-        f"{len(table)} runs ({len(table) - failed - damaged} done, {failed} failed, {damaged} damaged): "
+        f"{len(table)} runs ({len(table) - failed - damaged} done, {failed} failed"
+        f"{f', {damaged} damaged' if damaged else ''}): "
         f"wrote {printable(str(directory / 'results.parquet'))} and {printable(str(directory / 'results.csv'))}"
     )
     if ci:

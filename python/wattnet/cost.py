@@ -68,7 +68,9 @@ def estimate_cost(scenario: Scenario) -> Cost:
                 "bulk": at_line_rate,
                 "transfer": min(at_line_rate, getattr(traffic, "bytes", 0) / mss),
                 "serial": min(at_line_rate, getattr(traffic, "files", 0) * getattr(traffic, "bytes", 0) / mss),
-                "web": min(at_line_rate, getattr(traffic, "requests_per_s", 0) * getattr(traffic, "mean_segments", 0) * active),
+                "web": min(
+                    at_line_rate, getattr(traffic, "requests_per_s", 0) * getattr(traffic, "mean_segments", 0) * active
+                ),
             }[traffic.type]
             packets = 2 * segments  # each data segment and its ACK
         else:

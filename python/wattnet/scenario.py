@@ -35,7 +35,6 @@ MAX_SNAP_BYTES = 65535
 MAX_PCAP_NODES = 2**24 - 2
 
 
-
 def on_the_clock(value: float) -> float:
     """A time in seconds that the engine's picosecond clock holds: at most MAX_TIME_S, and not
     a positive value so small that it rounds to 0 ps."""

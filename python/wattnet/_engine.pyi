@@ -1,11 +1,11 @@
 """Type stub of the compiled engine binding (crates/wattnet-py): scenario JSON in, columnar results out."""
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from wattnet.errors import ScenarioError as ScenarioError
 from wattnet.errors import SimulationError as SimulationError
 
-ColumnType = Literal["f64", "u64", "str"]
+ColumnType: TypeAlias = Literal["f64", "u64", "str"]
 
 class Simulation:
     """A scenario built into a simulation, ready to run.

@@ -97,16 +97,12 @@ def check_cost(scenario: Scenario, force: bool = False) -> Cost:
     cost = estimate_cost(scenario)
     memory = machine_memory_bytes()
     if not force and memory is not None and cost.memory_bytes_at_least > memory:
-        raise RunTooLargeError(
-            [
-                (
-                    "recorder.interval_s",
-                    f"the recorder would keep {cost.samples:.2g} samples, at least "
-                    f"{_size(cost.memory_bytes_at_least)}, more than this machine's {_size(memory)} of memory; "
-                    "sample less often or fewer quantities (force=True or --force runs it anyway)",
-                )
-            ]
+        problem = (
+            f"the recorder would keep {cost.samples:.2g} samples, at least {_size(cost.memory_bytes_at_least)}, more "
+            f"than this machine's {_size(memory)} of memory; sample less often or fewer quantities (force=True or "
+            "--force runs it anyway)"
         )
+        raise RunTooLargeError([("recorder.interval_s", problem)])
     if cost.events > WARN_EVENTS or cost.memory_bytes > WARN_MEMORY_BYTES:
         warnings.warn(f"a large run: {cost.describe()}; Ctrl-C stops it", CostWarning, stacklevel=3)
     return cost

@@ -118,8 +118,12 @@ impl Simulation {
                 Some(v) => seconds(v, &format!("{f}.stop_s"), false)?,
                 None => end,
             };
-            if stop <= start {
+            // Name the field the input sets: stop_s if given, else start_s against the run's end.
+            if stop <= start && fs.stop_s.is_some() {
                 return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
+            }
+            if stop <= start {
+                return Err(err(format!("{f}.start_s"), "is at or after the end of the run (duration_s)"));
             }
             let tcp = if fs.traffic.is_tcp() {
                 let app = match &fs.traffic {

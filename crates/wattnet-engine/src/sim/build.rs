@@ -197,7 +197,7 @@ impl Simulation {
             let action = match ev {
                 EventSpec::SetRate { port, rate_bps: r, .. } => {
                     let port = port_named(port, &format!("{f}.port"))?;
-                    Action::SetRate { port, rate_bps: rate_bps(*r, &format!("{f}.rate_bps"))? }
+                    Action::SetRate { port, rate_bps: rate_bps(*r, format!("{f}.rate_bps"))? }
                 }
                 EventSpec::LinkDown { a, b, .. } | EventSpec::LinkUp { a, b, .. } => {
                     names.node(a, &format!("{f}.a"))?;

@@ -144,7 +144,7 @@ impl Lpi {
     /// Time spent refreshing (at full power) in [a, b) of a low-power idle period that
     /// entered its first quiet phase at `start`: quiet T_q, refresh T_r, repeating.
     fn refresh_time(&self, start: Time, a: Time, b: Time) -> Time {
-        let cycle = self.quiet + self.refresh;
+        let cycle = self.quiet.saturating_add(self.refresh);
         // Refresh time in [start, start + x).
         let upto = |x: Time| (x / cycle) * self.refresh + (x % cycle).saturating_sub(self.quiet);
         upto(b - start) - upto(a - start)

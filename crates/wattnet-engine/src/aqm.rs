@@ -1,4 +1,4 @@
-//! Active queue management (aqm.md §2–4): RED with Floyd's gentle variant and ECN marking,
+//! Active queue management (docs/models/queue-management.md §2–4): RED with Floyd's gentle variant and ECN marking,
 //! and DCTCP-style threshold marking. Both tail-drop at the same physical buffer as DropTail.
 
 use rand::Rng as _;
@@ -16,7 +16,7 @@ fn ecn_capable(ecn: Ecn) -> bool {
     !matches!(ecn, Ecn::NotEct)
 }
 
-/// RED's parameters and state (aqm.md §2).
+/// RED's parameters and state (Floyd & Jacobson 1993; docs/models/queue-management.md §2).
 #[derive(Clone, Debug)]
 pub struct Red {
     min_th: f64,
@@ -57,7 +57,7 @@ enum Signal {
 }
 
 /// RED's drop (or mark) probability p_a for this arrival, from p_b and `count`, the arrivals
-/// since the last drop including this one (aqm.md §2 step 4).
+/// since the last drop including this one (docs/models/queue-management.md §2 step 4).
 pub fn spread_probability(p_b: f64, count: i64, wait: bool) -> f64 {
     let cp = count as f64 * p_b;
     let p_a = if wait {
@@ -149,7 +149,7 @@ impl Red {
         self.avg
     }
 
-    /// aqm.md §2: update the average, decide by region, spread the drops, then tail-drop at
+    /// Floyd & Jacobson 1993 with ns-2's defaults: update the average, decide by region, spread the drops, then tail-drop at
     /// the physical limit independently of RED.
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         self.update_average(q, arrival.now);
@@ -235,7 +235,7 @@ enum MarkThreshold {
     Bytes(u64),
 }
 
-/// DCTCP-style marking (aqm.md §4): no averaging, no randomness.
+/// DCTCP-style marking (RFC 8257 §3.1; docs/models/queue-management.md §4): no averaging, no randomness.
 #[derive(Clone, Copy, Debug)]
 pub struct ThresholdMarking {
     k: MarkThreshold,
@@ -275,7 +275,7 @@ impl ThresholdMarking {
     /// RFC 8257 §3.1, Alizadeh et al. 2010 ("simple marking at the switch"): mark on arrival
     /// when the instantaneous queue (packets or bytes waiting) exceeds K. Only ECN-capable
     /// packets are marked; the others are enqueued as they are, and only a full buffer drops
-    /// (aqm.md §4).
+    /// (docs/models/queue-management.md §4).
     #[inline]
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         if !self.buffer.admits(q, arrival.size_bytes) {

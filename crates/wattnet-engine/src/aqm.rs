@@ -149,8 +149,8 @@ impl Red {
         self.avg
     }
 
-    /// Floyd & Jacobson 1993 with ns-2's defaults: update the average, decide by region, spread the drops, then tail-drop at
-    /// the physical limit independently of RED.
+    /// Floyd & Jacobson 1993 with ns-2's defaults: update the average, decide by region, spread the
+    /// drops, then tail-drop at the physical limit independently of RED.
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         self.update_average(q, arrival.now);
         let signal = match self.region() {
@@ -301,8 +301,8 @@ mod tests {
 
     const MS: Time = PS_PER_S / 1000;
 
-    /// The spec's sanity-check RED: min_th 5, max_th 15, max_p 0.1, w_q 0.002, packet mode,
-    /// a buffer large enough never to overflow.
+    /// The sanity-check RED of docs/models/queue-management.md §2: min_th 5, max_th 15, max_p 0.1,
+    /// w_q 0.002, packet mode, a buffer large enough never to overflow.
     fn red_json(extra: &str) -> Red {
         let text = format!(
             r#"{{"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 1000{}{extra}}}"#,
@@ -381,7 +381,7 @@ mod tests {
         // s = 1 ms: 125 B at 1 Mb/s. Idle 100 ms → m = 100.
         let idle = QueueState { last_tx_end: 50 * MS, rate_bps: 1_000_000, ..QueueState::default() };
         let at = Arrival { now: 150 * MS, size_bytes: 125, ecn: Ecn::NotEct };
-        // Floyd: 10·0.998^100 = 8.1857 (the spec's 8.19).
+        // Floyd: 10·0.998^100 = 8.1857 (8.19 in docs/models/queue-management.md §2).
         let mut red = red_json(r#""mean_packet_bytes": 125, "idle_decay": "floyd""#);
         red.avg = 10.0;
         red.admit(&idle, at);

@@ -19,8 +19,9 @@ pub enum PowerModelSpec {
         #[serde(default)]
         sleep_w: f64,
     },
-    /// Panarello et al. 2016 §3 (after Nedevschi et al. 2008): P(r) = P_s + f(r), with frequency scaling (f linear in r) or dynamic
-    /// voltage scaling (f cubic in r down to r_MAX/φ, linear below, continuous at the knee).
+    /// Panarello et al. 2016 §3 (after Nedevschi et al. 2008): P(r) = P_s + f(r), with frequency
+    /// scaling (f linear in r) or dynamic voltage scaling (f cubic in r down to r_MAX/φ, linear
+    /// below, continuous at the knee).
     RateScaling {
         static_w: f64,
         dynamic_w: f64,
@@ -109,7 +110,8 @@ pub struct Lpi {
 
 impl Lpi {
     pub fn from_spec(spec: &LpiSpec, field: &str) -> Result<Lpi, ScenarioError> {
-        // Reviriego et al. 2009's table of IEEE 802.3az-2010 Table 78-4: (T_w, T_s, T_q, T_r) in µs, minimum T_q and T_r.
+        // Reviriego et al. 2009's table of IEEE 802.3az-2010 Table 78-4: (T_w, T_s, T_q, T_r) in µs,
+        // minimum T_q and T_r.
         let preset = spec.phy.map(|p| match p {
             Phy::Base100Tx => (30.5, 200.0, 20_000.0, 200.0),
             Phy::Base1000T => (16.5, 182.0, 20_000.0, 198.0),

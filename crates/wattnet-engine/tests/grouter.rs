@@ -207,7 +207,8 @@ fn with_the_spec_flow_estimate_awm_holds_the_queue_but_c_stays_below_the_demand(
     assert!(delivered_bytes(&r) < 0.5 * delivered_bytes(&over));
 }
 
-/// EARTH (Panarello et al. 2010; docs/models/rate-policies.md §3) with hardware rates 5, 10, …, 50 Mb/s from 20 Mb/s on the same load:
+/// EARTH (Panarello et al. 2010; docs/models/rate-policies.md §3) with hardware rates 5, 10, …,
+/// 50 Mb/s from 20 Mb/s on the same load:
 /// one step at a time, at most one per RTT_k (N₀·swnd₀/C₀ = 0.25 s, which the clamp of N
 /// can only raise), down after the queue has been empty for an RTT and up after it has
 /// stayed above T for one. It settles on the smallest rate that carries each phase: 10, 15,

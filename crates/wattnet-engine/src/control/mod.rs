@@ -45,9 +45,9 @@ pub enum Command {
     SetRate(u64),
     /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
     Tune(u64),
-    /// Go to sleep (Nedevschi et al. 2008; docs/models/rate-policies.md §4): obeyed by an awake port with nothing queued or in service;
-    /// it spends δ going to sleep and δ waking when the next packet arrives (the port wakes by
-    /// itself). Needs [`PortController::sleep_transition`].
+    /// Go to sleep (Nedevschi et al. 2008; docs/models/rate-policies.md §4): obeyed by an awake
+    /// port with nothing queued or in service; it spends δ going to sleep and δ waking when the
+    /// next packet arrives (the port wakes by itself). Needs [`PortController::sleep_transition`].
     Sleep,
 }
 
@@ -98,7 +98,8 @@ pub enum ControllerSpec {
     GRouter(GRouterSpec),
     /// Adaptive Link Rate: two rates, dual queue thresholds (docs/models/rate-policies.md §2).
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
-    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (docs/models/rate-policies.md §4).
+    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ
+    /// (docs/models/rate-policies.md §4).
     OpportunisticSleep(OpportunisticSleepSpec),
 }
 

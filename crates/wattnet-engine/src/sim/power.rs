@@ -88,8 +88,8 @@ impl Simulation {
         }
     }
 
-    /// AWM (Barbera et al. 2007; docs/models/rate-policies.md §3): an ACK coming back over port `via` gets the managing policy's window
-    /// if that is smaller.
+    /// AWM (Barbera et al. 2007; docs/models/rate-policies.md §3): an ACK coming back over port
+    /// `via` gets the managing policy's window if that is smaller.
     #[inline]
     pub(super) fn rewrite_window(&mut self, via: PortId, pkt: PacketId) {
         let Some(manager) = self.ports[via as usize].window_rewriter else { return };

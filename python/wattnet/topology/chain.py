@@ -1,4 +1,5 @@
-"""Seed 000's chain S — N1 — N2 — N3 — D with background source B on N1 (topologies.md §2)."""
+"""Panarello et al. 2016's chain S — N1 — N2 — N3 — D with background source B on N1
+(docs/models/topology.md)."""
 
 from __future__ import annotations
 

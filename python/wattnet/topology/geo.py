@@ -1,4 +1,4 @@
-"""Great-circle distances and the propagation delays they give (topologies.md §1)."""
+"""Great-circle distances and the propagation delays they give (docs/models/topology.md, ABILENE)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,6 @@ def propagation_delay_s(distance_km: float, speed_km_per_s: float = FIBRE_SPEED_
 
 
 def rounded_ms_delay_s(delay_s: float) -> float:
-    """The delay rounded to whole milliseconds, half up, at least 1 ms: the seed-001 convention
+    """The delay rounded to whole milliseconds, half up, at least 1 ms: Sassu et al. 2012's convention
     ("delays vary in the range of 1 ms to 11 ms")."""
     return max(1, math.floor(delay_s * 1000 + 0.5)) / 1000

@@ -248,7 +248,7 @@ def results_command(
 
 @app.command("reproduce")
 def reproduce_command(
-    study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The seed study, e.g. capacity-scaling.")] = None,
+    study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The study, e.g. capacity-scaling.")] = None,
     out: Annotated[
         Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")
     ] = None,
@@ -256,7 +256,7 @@ def reproduce_command(
     list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
 ) -> None:
-    """Reproduce a seed study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
+    """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
     from wattnet.experiments import STUDIES
 
     if list_studies:

@@ -20,7 +20,7 @@ use crate::timer::Timer;
 
 pub use cc::CcSpec;
 
-/// How lost segments are recovered (tcp.md §0.3; RFC 6675 with SACK).
+/// How lost segments are recovered (docs/models/congestion-control.md §1, loss recovery; RFC 6675 with SACK).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recovery {
     /// Slow start from one segment and go-back-N resend after three duplicate ACKs.
@@ -42,7 +42,7 @@ pub enum EcnMode {
     Dctcp,
 }
 
-/// How RTT samples are taken (tcp.md §0.4).
+/// How RTT samples are taken (docs/models/congestion-control.md §1, retransmission timer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RttSampling {
     /// From every ACK of never-retransmitted data (Linux with timestamps).
@@ -217,7 +217,7 @@ impl TcpConfig {
     }
 }
 
-/// What each profile sets when a field is left out (tcp.md §0).
+/// What each profile sets when a field is left out (docs/models/congestion-control.md §1, profiles).
 struct Defaults {
     initial_rto_s: f64,
     min_rto_s: f64,
@@ -251,8 +251,9 @@ impl Defaults {
                 sack: false,
                 rtt_sampling: RttSampling::EveryAck,
             },
-            // ns-2's agents as the seeds ran them (tcp.md §0.1, §0.4): TCPSink without delayed
-            // ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s, maxrto_ 60 s, tcpTick_ 10 ms.
+            // ns-2's agents as the reproduced papers ran them (docs/models/congestion-control.md §1,
+            // profiles): TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
+            // maxrto_ 60 s, tcpTick_ 10 ms.
             TcpProfile::Ns2 => Defaults {
                 initial_rto_s: 3.0,
                 min_rto_s: 0.2,

@@ -14,12 +14,12 @@ from typing import Annotated, NoReturn
 import typer
 
 from wattnet import bench as benchmarks
-from wattnet.errors import CostWarning, ScenarioError, SimulationError, StoreBusyError, SweepError
+from wattnet.errors import CostWarning, ScenarioError, SimulationError, StoreBusyError, SweepError, WorkersDying
 from wattnet.results import TABLES
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, load_scenario
 from wattnet.store import DAMAGED, load_results
-from wattnet.sweep import WorkersDying, load_sweep, replication_means, run_sweep
+from wattnet.sweep import load_sweep, replication_means, run_sweep
 from wattnet.terminal import printable
 
 app = typer.Typer(

@@ -59,5 +59,11 @@ class StoreBusyError(WattnetError, RuntimeError):
     """Another sweep holds the store's lock."""
 
 
+class WorkersDying(WattnetError, RuntimeError):
+    """Workers keep dying before any task finishes: something is wrong with the workers (they
+    cannot import wattnet, the main module cannot be imported by a spawned process, memory),
+    not with one run, so no run is recorded as failed for it."""
+
+
 class CostWarning(UserWarning):
     """A run that will take long or use much memory (its estimate is in the message)."""

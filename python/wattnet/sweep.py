@@ -41,7 +41,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
-from wattnet.errors import ScenarioError, SweepError
+from wattnet.errors import ScenarioError, SweepError, WorkersDying
 from wattnet.runner import as_scenario, run
 from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
 from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
@@ -417,12 +417,6 @@ def _init_local_worker(parent_pid: int) -> None:
 
 class WorkerLost(Exception):
     """The worker process running a task died (killed, out of memory or crashed)."""
-
-
-class WorkersDying(RuntimeError):
-    """Workers keep dying before any task finishes: something is wrong with the workers (they
-    cannot import wattnet, the main module cannot be imported by a spawned process, memory),
-    not with one run, so no run is recorded as failed for it."""
 
 
 # Losses of tasks, with no task finished in the whole sweep, after which the sweep stops.

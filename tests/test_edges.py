@@ -227,6 +227,18 @@ def test_an_unusable_out_is_refused_before_the_run(tmp_path):
         assert done.stderr.count("\n") == 1, done.stderr
 
 
+def test_a_sweep_into_an_unusable_out_names_out(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(f'base = "{ROOT / "examples" / "chain.toml"}"\n')
+    done = wattnet_cli("sweep", str(sweep), "--out", str(blocker / "store"), timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: --out {blocker / 'store'}: cannot write there"), done.stderr
+    missing = wattnet_cli("sweep", str(tmp_path / "none.toml"), "--out", str(tmp_path / "s"), timeout=60)
+    assert (missing.returncode, missing.stderr) == (2, f"error: {tmp_path / 'none.toml'}: no such file\n")
+
+
 # ---- names reach the terminal as text ----
 
 

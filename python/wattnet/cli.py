@@ -176,7 +176,9 @@ def sweep_command(
             retry_failed=retry_failed, progress=not quiet,
         )  # fmt: skip
     except OSError as error:
-        unreadable(sweep_path, error)
+        if error.filename is not None and Path(error.filename) == sweep_path:
+            unreadable(sweep_path, error)
+        exit_with_errors([f"--out {out}: cannot write there: {error.strerror or error}"])
     except (SweepError, StoreBusyError) as error:
         exit_with_errors(str(error).splitlines())
     except ScenarioError as error:

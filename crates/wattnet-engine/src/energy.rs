@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{positive, ScenarioError};
+use crate::error::{positive, ScenarioError, MAX_RATE_BPS};
 use crate::time::{checked_secs, to_secs, Time, MAX_TIME_S};
 
 /// How a port draws power; attached to a link (both directions) or to one direction.
@@ -235,10 +235,17 @@ impl PowerModel {
         };
         // Energy is power × time: a power whose product with the clock's longest run is not a
         // finite number would make energy_j infinite.
-        let watts = model.active_w(port_rate_bps).max(model.sleep_w);
+        let table_peak = match &model.model {
+            Model::RateTable { levels } => levels.iter().map(|&(_, w)| w).fold(0.0, f64::max),
+            _ => 0.0,
+        };
+        // The port may later run at any rate up to the highest a port can have.
+        let fastest = model.active_w(MAX_RATE_BPS as u64);
+        let watts = model.active_w(port_rate_bps).max(fastest).max(model.sleep_w).max(table_peak);
         if !(watts * MAX_TIME_S as f64).is_finite() {
             let message = format!(
-                "gives {watts} W at the port's rate of {port_rate_bps} bit/s, so the energy would not be a finite number"
+                "gives {watts} W at a rate the port may take (up to {MAX_RATE_BPS:e} bit/s), so the energy would not be \
+                 a finite number"
             );
             return Err(ScenarioError::new(field, message));
         }

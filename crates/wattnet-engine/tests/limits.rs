@@ -119,6 +119,11 @@ fn a_power_model_that_makes_energy_infinite_is_an_error() {
     let (field, message) = error(pair(l, json!([]), 1.0));
     assert_eq!(field, "links[0].power");
     assert!(message.contains("finite"), "{message}");
+    // A rate the port may switch to later counts too: 1e308 W for 1.8e7 s is not finite.
+    let mut l = link(0.0);
+    l["power"] =
+        json!({"type": "rate_table", "levels": [{"rate_bps": 1e6, "watts": 1.0}, {"rate_bps": 1e9, "watts": 1e308}]});
+    assert_eq!(error(pair(l, json!([]), 1.0)).0, "links[0].power");
 }
 
 #[test]

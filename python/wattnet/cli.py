@@ -79,6 +79,18 @@ def prepare_out(out: Path) -> bool:
     return created
 
 
+def run_failure(error: BaseException, pcap_dir: Path | None) -> tuple[list[str], int]:
+    """The lines and exit status for a run that did not finish."""
+    if isinstance(error, ScenarioError):
+        return scenario_errors(error), EXIT_BAD_INPUT
+    if isinstance(error, SimulationError):
+        return [f"the engine broke an invariant: {error}"], 1
+    if isinstance(error, OSError):
+        return [f"cannot write the captures: {error}"], 1
+    partial = f"; the captures in {pcap_dir} are incomplete" if pcap_dir is not None else ""
+    return [f"interrupted; no results written{partial}"], 130
+
+
 @app.command()
 def run(
     scenario_path: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="The scenario to run.")],
@@ -111,20 +123,11 @@ def run(
             results = run_scenario(
                 scenario, progress=not quiet, pcap_dir=pcap_dir if scenario.pcap else None, force=force
             )
-    except BaseException as error:
+    except (ScenarioError, SimulationError, OSError, KeyboardInterrupt) as error:
         if created and not scenario.pcap:
             with contextlib.suppress(OSError):
-                out.rmdir()  # made for this run, still empty
-        if isinstance(error, ScenarioError):
-            exit_with_errors(scenario_errors(error))
-        if isinstance(error, SimulationError):
-            exit_with_errors([f"the engine broke an invariant: {error}"], code=1)
-        if isinstance(error, OSError):
-            exit_with_errors([f"cannot write the captures: {error}"], code=1)
-        if isinstance(error, KeyboardInterrupt):
-            partial = f"; the captures in {pcap_dir} are incomplete" if scenario.pcap else ""
-            exit_with_errors([f"interrupted; no results written{partial}"], code=130)
-        raise
+                out.rmdir()  # made for this run and still empty
+        exit_with_errors(*run_failure(error, pcap_dir if scenario.pcap else None))
     try:
         results.write(out)
     except OSError as error:

@@ -85,7 +85,7 @@ def _scenarios() -> list[ValidationScenario]:
                     congestion_control=cc,
                     queue=queue,
                     flows=_bulk(4),
-                    duration_s=30.0,
+                    duration_s=60.0,
                     description=f"4 {cc} flows, 10 Mb/s, RTT 42 ms, {queue}",
                 )
             )
@@ -135,8 +135,9 @@ def _scenarios() -> list[ValidationScenario]:
                     congestion_control=cc,
                     queue=queue,
                     flows=_bulk(4),
-                    duration_s=30.0,
+                    duration_s=60.0,
                     queue_limit_packets=84,
+                    red=Red(mean_packet_bytes=1500),
                     description=f"4 {cc} flows, 10 Mb/s, RTT 42 ms, {queue}, 84 packets",
                 )
             )

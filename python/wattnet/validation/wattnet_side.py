@@ -6,6 +6,7 @@ from typing import Any
 
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, Tcp
+from wattnet.validation.ns3 import BUFFER_BYTES
 from wattnet.validation.scenarios import (
     ACCESS_BUFFER_PACKETS,
     ACCESS_RATE_BPS,
@@ -48,15 +49,18 @@ def tcp_table(scenario: ValidationScenario) -> dict[str, Any]:
         "congestion_control": cc,
         "mss_bytes": NS3_MSS,
         "header_bytes": NS3_HEADER,
+        # The ns-3 program's SndBufSize and RcvBufSize.
+        "receive_window_bytes": BUFFER_BYTES,
         "ecn": scenario.ecn,
     }
 
 
 def bottleneck_queue(scenario: ValidationScenario) -> dict[str, Any]:
-    # ns-2 counts the packet in transmission towards limit_; ns-3 holds limit packets in the
-    # FIFO queue disc plus one in the device's one-packet queue, besides the one in transmission.
+    # Neither counts the packet in transmission: ns-2.35's limit_ 5 holds 5 waiting packets besides
+    # it (measured: a burst of 20 into an idle link loses the 7th and later); ns-3 holds limit
+    # packets in the FIFO queue disc plus one in the device's one-packet queue.
     limit = scenario.queue_limit_packets + (1 if scenario.reference == "ns3" else 0)
-    in_service = scenario.reference == "ns2"
+    in_service = False
     if scenario.queue == "droptail":
         return {"type": "droptail", "limit_packets": limit, "count_in_service": in_service}
     red = scenario.red

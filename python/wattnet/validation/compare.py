@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from wattnet.validation.scenarios import SCENARIOS, ValidationScenario
+from wattnet.validation.scenarios import SCENARIOS, ValidationScenario, replicas
 
 VALIDATION_DIR = Path(__file__).resolve().parents[3] / "validation"
 REFERENCE_DIR = VALIDATION_DIR / "reference"
@@ -55,6 +55,13 @@ def metrics(scenario: ValidationScenario, counters: dict) -> dict[str, float]:
     if scenario.ecn:
         out["marks"] = counters["marks"]
     return out
+
+
+def mean_metrics(scenario: ValidationScenario, runs: list[dict]) -> dict[str, float]:
+    """Each metric's mean over the scenario's replicas (``runs``: their counters, in order)."""
+    per_run = [metrics(replica, counters) for replica, counters in zip(replicas(scenario), runs, strict=True)]
+    names = list(dict.fromkeys(name for m in per_run for name in m))
+    return {name: sum(m[name] for m in per_run if name in m) / sum(name in m for m in per_run) for name in names}
 
 
 def tolerance(metric: str) -> tuple[str, float, float]:
@@ -109,8 +116,9 @@ def load_reference(name: str) -> dict:
     return json.loads(reference_path(name).read_text())
 
 
-def compare(scenario: ValidationScenario, reference: dict, wattnet: dict, known: dict[str, str]) -> list[Row]:
-    mine = metrics(scenario, wattnet)
+def compare(scenario: ValidationScenario, reference: dict, wattnet: list[dict], known: dict[str, str]) -> list[Row]:
+    """The rows of one scenario: the reference's stored means against wattnet's (``wattnet``: each replica's counters)."""
+    mine = mean_metrics(scenario, wattnet)
     rows = []
     for metric, ref in reference["metrics"].items():
         value = mine.get(metric, float("nan"))
@@ -137,7 +145,8 @@ def compare_all(names: list[str] | None = None) -> list[Row]:
     for name in names or list(SCENARIOS):
         if not reference_path(name).exists():
             continue
-        rows += compare(SCENARIOS[name], load_reference(name), wattnet_side.run(SCENARIOS[name]), known)
+        runs = [wattnet_side.run(replica) for replica in replicas(SCENARIOS[name])]
+        rows += compare(SCENARIOS[name], load_reference(name), runs, known)
     return rows
 
 
@@ -151,7 +160,7 @@ def regenerate(names: list[str] | None = None, progress=print) -> list[Path]:
         scenario = SCENARIOS[name]
         side = ns2 if scenario.reference == "ns2" else ns3
         progress(f"{name}: running {scenario.reference}")
-        counters = side.run(scenario)
+        runs = [side.run(replica) for replica in replicas(scenario)]
         if scenario.reference == "ns2":
             script = ns2.render_tcl(scenario, "bottleneck.tr")
         else:
@@ -162,8 +171,9 @@ def regenerate(names: list[str] | None = None, progress=print) -> list[Path]:
             "simulator": side.version(),
             "produced_by": "wattnet validate --regenerate (python/wattnet/validation)",
             "script": script,
-            "counters": counters,
-            "metrics": metrics(scenario, counters),
+            "replicas": "flow i of replica k starts k·(i+1) ms late; metrics are the replicas' means",
+            "counters": runs,
+            "metrics": mean_metrics(scenario, runs),
         }
         path = reference_path(name)
         path.write_text(json.dumps(record, indent=1) + "\n")

@@ -9,7 +9,7 @@ transfer or a series of equal downloads, each opened when the previous one compl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Reference = Literal["ns2", "ns3"]
@@ -18,6 +18,12 @@ QueueKind = Literal["droptail", "red-ecn"]
 ACCESS_RATE_BPS = 100e6
 RECEIVER_DELAY_S = 0.001
 ACCESS_BUFFER_PACKETS = 1000
+REPLICAS = 5
+"""Runs per scenario and simulator; each metric is their mean."""
+REPLICA_SHIFT_S = 0.001
+"""Replica k starts flow i k·(i+1) ms late: flows of one RTT share a link in proportions set by the
+phase of their losses, which a millisecond changes by up to 10 % in ns-2 itself, so a single run's
+per-flow goodput is no stable quantity to compare."""
 
 
 @dataclass(frozen=True)
@@ -170,3 +176,16 @@ def _scenarios() -> list[ValidationScenario]:
 
 
 SCENARIOS: dict[str, ValidationScenario] = {s.name: s for s in _scenarios()}
+
+
+def replicas(scenario: ValidationScenario) -> list[ValidationScenario]:
+    """The scenario's ``REPLICAS`` runs, replica k with flow i starting k·(i+1)·``REPLICA_SHIFT_S`` late."""
+    return [
+        replace(
+            scenario,
+            flows=tuple(
+                replace(flow, start_s=flow.start_s + k * (i + 1) * REPLICA_SHIFT_S) for i, flow in enumerate(scenario.flows)
+            ),
+        )
+        for k in range(REPLICAS)
+    ]

@@ -240,7 +240,8 @@ def validate_command(
     only: Annotated[list[str] | None, typer.Option(help="Only this scenario (repeatable).")] = None,
 ) -> None:
     """Compare wattnet with the stored ns-2.35 and ns-3.44 results of the cross-validation scenarios."""
-    from wattnet.validation import compare, report as validation_report
+    from wattnet.validation import compare
+    from wattnet.validation import report as validation_report
     from wattnet.validation.scenarios import SCENARIOS
 
     unknown = [name for name in only or [] if name not in SCENARIOS]

@@ -9,7 +9,6 @@ of known differences (``validation/known-differences.json``) explains it in one 
 
 from __future__ import annotations
 
-import fnmatch
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,14 +97,11 @@ class Row:
 
 
 def load_known() -> dict[str, str]:
-    """``"scenario metric"`` (shell-style wildcards allowed) → its one-sentence explanation."""
-    return json.loads(KNOWN_DIFFERENCES.read_text()) if KNOWN_DIFFERENCES.exists() else {}
-
-
-def explanation(known: dict[str, str], scenario: str, metric: str) -> str:
-    """The first stored explanation whose pattern matches ``"scenario metric"``, or ``""``."""
-    key = f"{scenario} {metric}"
-    return next((why for pattern, why in known.items() if fnmatch.fnmatchcase(key, pattern)), "")
+    """``"scenario metric"`` → its one-sentence explanation, from the stored table (a list of
+    ``{"why": sentence, "rows": ["scenario metric", ...]}``)."""
+    if not KNOWN_DIFFERENCES.exists():
+        return {}
+    return {row: entry["why"] for entry in json.loads(KNOWN_DIFFERENCES.read_text()) for row in entry["rows"]}
 
 
 def reference_path(name: str) -> Path:
@@ -130,7 +126,7 @@ def compare(scenario: ValidationScenario, reference: dict, wattnet: list[dict], 
                 wattnet=value,
                 tolerance=tolerance(metric)[0],
                 passed=within(metric, ref, value),
-                known=explanation(known, scenario.name, metric),
+                known=known.get(f"{scenario.name} {metric}", ""),
             )
         )
     return rows

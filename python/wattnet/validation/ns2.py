@@ -70,8 +70,11 @@ def render_tcl(scenario: ValidationScenario, trace_path: str) -> str:
             f"$ns duplex-link $s({i}) $r1 {ACCESS_RATE_BPS:.0f} {flow.access_delay_s} DropTail",
             f"$ns duplex-link $r2 $d({i}) {ACCESS_RATE_BPS:.0f} {RECEIVER_DELAY_S} DropTail",
         ]
-        for a, b in ((f"$s({i})", "$r1"), (f"$r2", f"$d({i})")):
-            lines += [f"$ns queue-limit {a} {b} {ACCESS_BUFFER_PACKETS}", f"$ns queue-limit {b} {a} {ACCESS_BUFFER_PACKETS}"]
+        for a, b in ((f"$s({i})", "$r1"), ("$r2", f"$d({i})")):
+            lines += [
+                f"$ns queue-limit {a} {b} {ACCESS_BUFFER_PACKETS}",
+                f"$ns queue-limit {b} {a} {ACCESS_BUFFER_PACKETS}",
+            ]
         lines += [f"set agents({i}) {{}}", f"set completed({i}) 0", f"set transfer_time({i}) 0.0"]
     lines += [
         "proc connection {i} {",
@@ -102,7 +105,7 @@ def render_tcl(scenario: ValidationScenario, trace_path: str) -> str:
         "    set i $flow_of($self)",
         "    incr completed($i)",
         "    set transfer_time($i) [expr {$transfer_time($i) + [$ns now] - $opened($self)}]",
-        "    if {$completed($i) < $files($i)} { $ns at [$ns now] \"start_file $i $packets($i)\" }",
+        '    if {$completed($i) < $files($i)} { $ns at [$ns now] "start_file $i $packets($i)" }',
         "}",
         "proc finish {} {",
         "    global agents completed transfer_time trace",
@@ -135,7 +138,7 @@ def parse(scenario: ValidationScenario, stdout: str, trace: Path) -> dict:
     for line in stdout.splitlines():
         if not line.startswith("flow "):
             continue
-        _, i, acked, rexmit, timeouts, completed, transfer_time = line.split()
+        _, _, acked, rexmit, timeouts, completed, transfer_time = line.split()
         flows.append(
             {
                 "delivered_bytes": int(acked) * PACKET_SIZE,
@@ -162,7 +165,7 @@ def parse(scenario: ValidationScenario, stdout: str, trace: Path) -> dict:
 
 def version() -> str:
     """The installed package's version (``ns`` itself prints none)."""
-    out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ns2"], capture_output=True, text=True)
+    out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ns2"], capture_output=True, text=True, check=False)
     return f"ns-2 {out.stdout.strip()} (Debian package ns2)" if out.returncode == 0 else "ns-2 (version unknown)"
 
 
@@ -174,7 +177,7 @@ def run(scenario: ValidationScenario) -> dict:
         trace = Path(scratch) / "bottleneck.tr"
         script = Path(scratch) / "scenario.tcl"
         script.write_text(render_tcl(scenario, str(trace)))
-        done = subprocess.run(["ns", str(script)], capture_output=True, text=True, cwd=scratch)
+        done = subprocess.run(["ns", str(script)], capture_output=True, text=True, cwd=scratch, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"{scenario.name}: ns failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
         return parse(scenario, done.stdout, trace)

@@ -184,7 +184,8 @@ def replicas(scenario: ValidationScenario) -> list[ValidationScenario]:
         replace(
             scenario,
             flows=tuple(
-                replace(flow, start_s=flow.start_s + k * (i + 1) * REPLICA_SHIFT_S) for i, flow in enumerate(scenario.flows)
+                replace(flow, start_s=flow.start_s + k * (i + 1) * REPLICA_SHIFT_S)
+                for i, flow in enumerate(scenario.flows)
             ),
         )
         for k in range(REPLICAS)

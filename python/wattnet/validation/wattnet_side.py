@@ -96,14 +96,25 @@ def render(scenario: ValidationScenario, seed: int = 1) -> Scenario:
     for i, flow in enumerate(s.flows):
         nodes += [{"name": f"s{i}"}, {"name": f"d{i}"}]
         links += [
-            {"a": f"s{i}", "b": "r1", "rate_bps": ACCESS_RATE_BPS, "delay_s": flow.access_delay_s, "queue": access_queue},
+            {
+                "a": f"s{i}",
+                "b": "r1",
+                "rate_bps": ACCESS_RATE_BPS,
+                "delay_s": flow.access_delay_s,
+                "queue": access_queue,
+            },
             {"a": "r2", "b": f"d{i}", "rate_bps": ACCESS_RATE_BPS, "delay_s": RECEIVER_DELAY_S, "queue": access_queue},
         ]
-        traffic = (
-            {"type": "serial", "files": flow.files, "bytes": flow.file_bytes} if flow.files else {"type": "bulk"}
-        )
+        traffic = {"type": "serial", "files": flow.files, "bytes": flow.file_bytes} if flow.files else {"type": "bulk"}
         flows.append(
-            {"name": f"f{i}", "src": f"s{i}", "dst": f"d{i}", "traffic": traffic, "tcp": tcp_table(s), "start_s": flow.start_s}
+            {
+                "name": f"f{i}",
+                "src": f"s{i}",
+                "dst": f"d{i}",
+                "traffic": traffic,
+                "tcp": tcp_table(s),
+                "start_s": flow.start_s,
+            }
         )
     return Scenario.from_dict(
         {"name": s.name, "seed": seed, "duration_s": s.duration_s, "nodes": nodes, "links": links, "flows": flows}

@@ -84,6 +84,8 @@ def test_metrics_from_counters_by_hand():
     assert m["goodput_mbps.f0"] == pytest.approx(8.0)
     assert m["goodput_mbps.f1"] == pytest.approx(1.0)
     assert m["jain"] == pytest.approx(81 / 130)
+    # Both start at 0: 33.75 MB in 30 s.
+    assert m["goodput_mbps.total"] == pytest.approx(9.0)
     assert (m["transfers.f1"], m["mean_transfer_s.f1"]) == (4, 0.5)
     assert (m["drops"], m["retransmissions"], m["timeouts"]) == (9, 12, 3)
     assert "marks" not in m  # DropTail: no ECN

@@ -31,14 +31,17 @@ def ns3_profile() -> str:
 def tcp_table(scenario: ValidationScenario) -> dict[str, Any]:
     cc: dict[str, Any] = {"type": scenario.congestion_control}
     if scenario.reference == "ns2":
+        header = NS2_HEADER
         if scenario.congestion_control == "vegas":
-            # ns-2's Vegas: diff = cwnd·(rtt − baseRTT)/rtt, thresholds v_alpha_ 1, v_beta_ 3, v_gamma_ 1.
+            # ns-2's Vegas: diff = cwnd·(rtt − baseRTT)/rtt, thresholds v_alpha_ 1, v_beta_ 3, v_gamma_ 1;
+            # its output() puts packetSize_ bytes on the wire, without tcpip_base_hdr_size_ (traced).
             cc.update(alpha=1.0, beta=3.0, gamma=1.0, classic_diff=True)
+            header = 0
         return {
             "profile": "ns2",
             "congestion_control": cc,
             "mss_bytes": NS2_MSS,
-            "header_bytes": NS2_HEADER,
+            "header_bytes": header,
             "receive_window_bytes": scenario.window_packets * NS2_MSS,
             # ns-2's reset() sets ssthresh_ to window_.
             "initial_ssthresh_segments": scenario.window_packets,

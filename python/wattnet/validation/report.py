@@ -67,6 +67,28 @@ def markdown(rows: list[Row]) -> str:
             "`validation/known-differences.json` explains it; otherwise it fails `tests/test_validation.py`."
         ),
         "",
+        "## Running the reference simulators",
+        "",
+        (
+            "- `make ns2` installs Debian's `ns2` (ns-2.35, run as `ns script.tcl`) when `ns` is missing and the "
+            "make runs as root."
+        ),
+        (
+            "- `make ns3` installs the `ns3` wheel (`pip install 'ns3==3.44.*'`: the only 3.44 build is 3.44.post0) "
+            "into `.venv` and compiles `validation/ns3/dumbbell.cc` with `validation/ns3/build.sh PYTHON SOURCE.cc "
+            "OUTPUT`. The wheel carries ns-3's headers (`site-packages/ns3/include`) and shared libraries "
+            "(`site-packages/ns3/lib64`); the script finds them through the interpreter, compiles with "
+            "`g++ -std=c++20` and the definitions the wheel's CMake package exports "
+            "(`NS3_BUILD_PROFILE_RELEASE`, `NS3_LOG_ENABLE`, `NS3_ASSERT_ENABLE`), links the modules with "
+            "`--no-as-needed` (a module used only through its TypeId must stay linked) and sets the run path to "
+            "the wheel's `lib64`. Any other C++ scenario builds the same way."
+        ),
+        (
+            "- `make validate` reruns both on every scenario (five replicas each, a few minutes), rewrites "
+            "`validation/reference/*.json`, this page, and the default tables ([ns-2](ns2-defaults.md), "
+            "[ns-3](ns3-defaults.md)) read from the simulators by `validation/defaults_docs.py`."
+        ),
+        "",
         "## Scenarios",
         "",
         "| scenario | reference | description |",

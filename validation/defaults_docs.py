@@ -48,7 +48,8 @@ NS2_NOTES = {
     ("Agent/TCP/Vegas", "v_gamma_"): "Vegas γ: slow-start exit threshold (packets queued).",
     ("Agent/TCPSink/DelAck", "interval_"): "Delayed-ACK timer of the DelAck sink; TCPSink itself acknowledges every "
     "packet.",
-    ("Queue", "limit_"): "Buffer in packets (DropTail, RED): the packet in transmission is not counted.",
+    ("Queue", "limit_"): "Buffer in packets. DropTail counts the packet in transmission (it refuses an arrival when "
+    "length + 1 ≥ limit_); RED does not (limit_ packets wait besides it).",
     ("Queue/RED", "thresh_"): "0: min_th computed at the start of the run (see below).",
     ("Queue/RED", "maxthresh_"): "0: max_th = 3·min_th.",
     ("Queue/RED", "q_weight_"): "-1: w_q = 1 − exp(−1/(10·RTT·C)), RTT = max(0.1 s, 3·(delay + 1/C)), C in mean "

@@ -59,11 +59,15 @@ def tcp_table(scenario: ValidationScenario) -> dict[str, Any]:
 
 
 def bottleneck_queue(scenario: ValidationScenario) -> dict[str, Any]:
-    # Neither counts the packet in transmission: ns-2.35's limit_ 5 holds 5 waiting packets besides
-    # it (measured: a burst of 20 into an idle link loses the 7th and later); ns-3 holds limit
-    # packets in the FIFO queue disc plus one in the device's one-packet queue.
-    limit = scenario.queue_limit_packets + (1 if scenario.reference == "ns3" else 0)
-    in_service = False
+    # Traced with a burst of 20 packets into an idle link whose queue limit is 5: ns-2.35's DropTail
+    # accepts 5 (it refuses an arrival when length + 1 >= limit_, so the packet in transmission
+    # counts), its RED accepts 6 (limit_ packets wait besides the one in transmission); ns-3
+    # holds limit packets in the FIFO queue disc and one in the device's one-packet queue besides
+    # the one in transmission.
+    if scenario.reference == "ns3":
+        limit, in_service = scenario.queue_limit_packets + 1, False
+    else:
+        limit, in_service = scenario.queue_limit_packets, scenario.queue == "droptail"
     if scenario.queue == "droptail":
         return {"type": "droptail", "limit_packets": limit, "count_in_service": in_service}
     red = scenario.red

@@ -5,7 +5,10 @@
 //! by the simulation or, in tests, by hand.
 
 pub mod cc;
+pub mod group;
 pub mod receiver;
+#[cfg(test)]
+mod receiver_tests;
 #[cfg(test)]
 mod recovery_tests;
 pub mod rto;

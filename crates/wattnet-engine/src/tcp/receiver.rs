@@ -27,8 +27,6 @@ pub struct ReceiverStats {
     /// Pure ACKs sent, the handshake's third segment included, FIN exchange excluded.
     pub acks_sent: u64,
     pub ce_marked_packets: u64,
-    /// When the last expected data byte arrived in order.
-    pub completed_at: Option<Time>,
 }
 
 pub struct Receiver {
@@ -56,12 +54,11 @@ pub struct Receiver {
     ece_latched: bool,
     /// RFC 8257 §3.2: the CE bit of the last data packet.
     ce_state: bool,
-    expected_bytes: Option<u64>,
     pub stats: ReceiverStats,
 }
 
 impl Receiver {
-    pub fn new(cfg: &TcpConfig, expected_bytes: Option<u64>) -> Receiver {
+    pub fn new(cfg: &TcpConfig) -> Receiver {
         Receiver {
             header_bytes: cfg.header_bytes,
             delayed_ack: cfg.delayed_ack,
@@ -82,7 +79,6 @@ impl Receiver {
             ecn: false,
             ece_latched: false,
             ce_state: false,
-            expected_bytes,
             stats: ReceiverStats::default(),
         }
     }
@@ -197,9 +193,6 @@ impl Receiver {
         }
         if self.out_of_order.is_empty() {
             self.latest_block = None;
-        }
-        if self.stats.completed_at.is_none() && self.expected_bytes.is_some_and(|b| self.bytes_delivered() >= b) {
-            self.stats.completed_at = Some(ctx.now);
         }
         if self.fin_seq.is_some_and(|f| self.rcv_nxt > f) {
             // RFC 9293 §3.6: the FIN is in order; close our side at once (FIN + ACK).

@@ -1,6 +1,7 @@
 //! Hand-worked traces of the sender: ACKs, duplicate ACKs and timeouts fed by hand, with the
 //! expected windows and retransmissions worked out in the comments (tcp.md §0.7).
 
+use super::group::Group;
 use super::sender::{Sender, SenderState};
 use super::{Ctx, Outgoing, TcpConfig, TcpSpec};
 use crate::event::{EventKind, EventQueue};
@@ -21,6 +22,7 @@ fn seg_of(seq: u64) -> u64 {
 
 struct Harness {
     sender: Sender,
+    group: Group,
     events: EventQueue,
     out: Vec<Outgoing>,
     now: Time,
@@ -31,20 +33,22 @@ impl Harness {
     fn new(spec: TcpSpec, iw: f64) -> Harness {
         let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(iw), ..spec };
         let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-        h.with_ctx(|s, ctx| s.connect(ctx));
+        let group = Group::single(&cfg, None);
+        let mut h =
+            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+        h.with_ctx(|s, ctx, _| s.connect(ctx));
         let syn_ack =
             TcpHeader { seq: 0, ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
         h.now = from_secs(0.1);
-        h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
         h.out.clear();
         h
     }
 
-    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx)) -> Vec<Outgoing> {
+    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx, &mut Group)) -> Vec<Outgoing> {
         let start = self.out.len();
         let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
-        f(&mut self.sender, &mut ctx);
+        f(&mut self.sender, &mut ctx, &mut self.group);
         self.out[start..].to_vec()
     }
 
@@ -60,7 +64,7 @@ impl Harness {
             h.sack[i] = (seg_start(a), seg_start(b + 1));
             h.sack_blocks += 1;
         }
-        self.with_ctx(|s, ctx| s.on_packet(&h, ctx))
+        self.with_ctx(|s, ctx, g| s.on_packet(&h, ctx, g))
             .iter()
             .filter(|o| o.tcp.len > 0)
             .map(|o| seg_of(o.tcp.seq))
@@ -72,7 +76,11 @@ impl Harness {
         let ev = self.events.pop_until(Time::MAX).expect("a timer is armed");
         self.now = ev.time;
         assert!(matches!(ev.kind, EventKind::Tcp { .. }));
-        self.with_ctx(|s, ctx| s.on_timer(ctx)).iter().filter(|o| o.tcp.len > 0).map(|o| seg_of(o.tcp.seq)).collect()
+        self.with_ctx(|s, ctx, g| s.on_timer(ctx, g))
+            .iter()
+            .filter(|o| o.tcp.len > 0)
+            .map(|o| seg_of(o.tcp.seq))
+            .collect()
     }
 
     fn cwnd(&self) -> f64 {
@@ -219,14 +227,16 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
     let spec = TcpSpec { ecn: Some(true), ..ns2("newreno") };
     let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(10.0), ..spec };
     let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-    let syn = h.with_ctx(|s, ctx| s.connect(ctx));
+    let group = Group::single(&cfg, None);
+    let mut h =
+        Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+    let syn = h.with_ctx(|s, ctx, _| s.connect(ctx));
     // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
     assert!(syn[0].tcp.has(flags::ECE) && syn[0].tcp.has(flags::CWR));
     let syn_ack =
         TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
     h.now = from_secs(0.1);
-    let first = h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+    let first = h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
     assert!(first.iter().filter(|o| o.tcp.len > 0).all(|o| o.ecn == Ecn::Ect0));
     // ACK of segment 1 with ECE: FlightSize was 10 → ssthresh 5, cwnd 5, no retransmission.
     let out = h.ack(2, &[], true);
@@ -249,12 +259,14 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
 fn syn_retries_back_off_and_give_up() {
     let spec = TcpSpec { profile: TcpProfile::Linux, ..Default::default() };
     let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-    h.with_ctx(|s, ctx| s.connect(ctx));
+    let group = Group::single(&cfg, None);
+    let mut h =
+        Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+    h.with_ctx(|s, ctx, _| s.connect(ctx));
     let mut times = vec![];
     while let Some(ev) = h.events.pop_until(Time::MAX) {
         h.now = ev.time;
-        let out = h.with_ctx(|s, ctx| s.on_timer(ctx));
+        let out = h.with_ctx(|s, ctx, g| s.on_timer(ctx, g));
         if !out.is_empty() {
             assert!(out[0].tcp.has(flags::SYN));
             times.push(crate::time::to_secs(ev.time));

@@ -1,12 +1,11 @@
 //! The data sender: handshake, sending within min(cwnd, rwnd), the retransmission timer,
 //! loss recovery (Tahoe, Reno, NewReno, SACK) and ECN reactions.
 
-use std::collections::VecDeque;
-
 use super::cc::{Ack, CongState, Congestion, SubflowView, Subflows, Window};
 use super::group::Group;
 use super::rto::RtoEstimator;
-use super::{Ctx, EcnMode, Recovery, RttSampling, TcpConfig, TcpTimer};
+use super::scoreboard::{Scoreboard, Sent};
+use super::{Ctx, EcnMode, Prr, Recovery, RttSampling, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, TcpHeader};
 use crate::time::Time;
 use crate::timer::Timer;
@@ -35,18 +34,6 @@ pub struct SenderStats {
     pub acks_received: u64,
 }
 
-/// A segment sent and not yet cumulatively acknowledged.
-#[derive(Clone, Copy, Debug)]
-struct Sent {
-    start: u64,
-    end: u64,
-    sent_at: Time,
-    retransmitted: bool,
-    sacked: bool,
-    /// RFC 6675 IsLost, as of the last scoreboard pass.
-    lost: bool,
-}
-
 pub struct Sender {
     mss: u32,
     header_bytes: u32,
@@ -57,6 +44,11 @@ pub struct Sender {
     ecn_mode: EcnMode,
     syn_retries: u32,
     advertised_window: u64,
+    timestamps: bool,
+    limited_transmit: bool,
+    sack_limited_transmit: bool,
+    sack_across_rto: bool,
+    prr: Prr,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -75,11 +67,15 @@ pub struct Sender {
     /// RFC 6582 `recover`, RFC 6675 RecoveryPoint.
     recover: u64,
     partial_acks: u32,
-    /// RFC 6675 HighRxt: the end of the highest segment retransmitted in this recovery.
-    high_rxt: u64,
+    /// RFC 6937 state, in segments: RecoverFS, prr_delivered, prr_out, and the data the
+    /// current ACK delivered (cumulatively or by SACK).
+    recover_fs: f64,
+    prr_delivered: f64,
+    prr_out: f64,
+    delivered: f64,
     rto: RtoEstimator,
     timer: Timer,
-    sent: VecDeque<Sent>,
+    sent: Scoreboard,
     /// ns-2 style timing of one segment per RTT: (sequence that ends it, send time).
     timed: Option<(u64, Time)>,
     ecn: bool,
@@ -108,6 +104,11 @@ impl Sender {
             ecn_mode: cfg.ecn,
             syn_retries: cfg.syn_retries,
             advertised_window: cfg.receive_window,
+            timestamps: cfg.timestamps,
+            limited_transmit: cfg.limited_transmit,
+            sack_limited_transmit: cfg.sack_limited_transmit,
+            sack_across_rto: cfg.sack_across_rto,
+            prr: cfg.prr,
             state: SenderState::Listen,
             index,
             window: Window { cwnd: cfg.initial_window, ssthresh },
@@ -121,10 +122,13 @@ impl Sender {
             dupacks: 0,
             recover: 0,
             partial_acks: 0,
-            high_rxt: 0,
+            recover_fs: 0.0,
+            prr_delivered: 0.0,
+            prr_out: 0.0,
+            delivered: 0.0,
             rto: RtoEstimator::new(cfg.rto),
             timer: Timer::default(),
-            sent: VecDeque::new(),
+            sent: Scoreboard::default(),
             timed: None,
             ecn: false,
             cwr_pending: false,
@@ -251,8 +255,12 @@ impl Sender {
         }
         self.stats.acks_received += 1;
         self.rwnd = h.window;
+        self.delivered = 0.0;
         if self.recovery == Recovery::Sack {
-            self.mark_sacked(h);
+            // RFC 6675 §5 Update() and IsLost, incrementally.
+            let newly = self.sent.sack(&h.sack[..h.sack_blocks as usize], self.snd_una);
+            self.sent.mark_lost(self.dupthresh);
+            self.delivered = newly as f64 / self.mss as f64;
         }
         if h.ack > self.snd_una && h.ack <= self.snd_max {
             self.new_ack(h, ctx, g);
@@ -277,7 +285,14 @@ impl Sender {
         let acked_bytes = ack - self.snd_una;
         // FlightSize when the signal arrived, for an ECN reaction on this ACK.
         let flight_before = self.in_flight() as f64 / self.mss as f64;
-        let rtt = self.take_rtt_sample(ack, ctx.now);
+        let rtt = if self.timestamps {
+            // RFC 7323 §4.1 (RTTM): every ACK of new data gives a sample from its echoed
+            // timestamp, retransmissions included (§4.2), so a timeout's back-off ends as soon
+            // as the path delivers again.
+            Some(ctx.now.saturating_sub(h.ts_ecr))
+        } else {
+            self.take_rtt_sample(ack, ctx.now)
+        };
         if let Some(r) = rtt {
             self.rto.sample(r);
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
@@ -287,12 +302,13 @@ impl Sender {
         // agent times every segment (`v_sendtime_`) although its RTO times one per RTT.
         // Vegas needs more than two samples per round (tcp.md §3) or it only ever runs Reno.
         let cc_rtt = match self.sampling {
+            _ if self.timestamps => rtt,
             RttSampling::EveryAck => rtt,
             RttSampling::OncePerRtt => self.karn_sample(ack, ctx.now),
         };
-        while self.sent.front().is_some_and(|s| s.end <= ack) {
-            self.sent.pop_front();
-        }
+        // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed bytes.
+        let sacked_before = self.sent.cumulative_ack(ack);
+        self.delivered += (acked_bytes - sacked_before) as f64 / self.mss as f64;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
         self.dupacks = 0;
@@ -384,8 +400,9 @@ impl Sender {
             }
             return;
         }
-        let lost_by_sack =
-            self.recovery == Recovery::Sack && self.sent.iter().filter(|s| s.sacked).count() >= self.dupthresh as usize;
+        // RFC 6675 §5: recovery also starts when IsLost(HighACK + 1), i.e. DupThresh segments
+        // are SACKed above snd_una, before DupThresh duplicate ACKs have arrived.
+        let lost_by_sack = self.recovery == Recovery::Sack && self.sent.sacked_count() >= self.dupthresh;
         if self.dupacks != self.dupthresh && !lost_by_sack {
             if self.cong == CongState::Open {
                 self.cong = CongState::Disorder;
@@ -427,12 +444,15 @@ impl Sender {
             }
             Recovery::Sack => {
                 // RFC 6675 §5 steps 4.1–4.3: RecoveryPoint = HighData, cwnd = ssthresh,
-                // retransmit the first unacknowledged segment.
+                // retransmit the first unacknowledged segment; NextSeg starts over.
                 self.cong = CongState::Recovery;
                 self.window.cwnd = self.window.ssthresh;
+                self.sent.restart_cursor();
+                // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; prr_delivered = prr_out = 0.
+                self.recover_fs = self.in_flight() as f64 / self.mss as f64;
+                self.prr_delivered = 0.0;
+                self.prr_out = 0.0;
                 self.retransmit(self.snd_una, ctx);
-                // RFC 6675 §2: HighRxt, the highest sequence number retransmitted.
-                self.high_rxt = self.sent.front().map_or(self.snd_una, |s| s.end);
             }
         }
         let deadline = ctx.now + self.rto.rto();
@@ -493,10 +513,15 @@ impl Sender {
                 self.dupacks = 0;
                 self.snd_nxt = self.snd_una;
                 self.timed = None;
-                // RFC 6675 §5.1: the scoreboard is discarded after a timeout (receivers may renege).
-                for s in &mut self.sent {
-                    s.sacked = false;
+                // RFC 6675 §5.1: SACK information may be kept across a timeout when reneging
+                // is detected; a cumulative ACK that stops at SACKed data shows the receiver
+                // discarded it (RFC 2018 §8), and then the scoreboard is cleared.
+                if !self.sack_across_rto || self.sent.head_is_sacked() {
+                    self.sent.forget_sacks();
                 }
+                // Every segment not SACKed is presumed lost and is resent in order (Linux
+                // `tcp_timeout_mark_lost`); with the scoreboard kept, SACKed data is not resent.
+                self.sent.timeout();
                 g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, ctx.now);
                 self.send_data(ctx, g);
             }
@@ -510,10 +535,19 @@ impl Sender {
         if self.state != SenderState::Established {
             return;
         }
-        if self.cong == CongState::Recovery && self.recovery == Recovery::Sack {
-            return self.send_sack_recovery(ctx, g);
+        if self.recovery == Recovery::Sack {
+            match self.cong {
+                CongState::Recovery => return self.send_by_pipe(ctx, g, true),
+                CongState::Loss if self.sack_across_rto => return self.send_by_pipe(ctx, g, true),
+                // RFC 6675 §5 step (3): before DupThresh, new data as the pipe allows.
+                CongState::Disorder if self.sack_limited_transmit => return self.send_by_pipe(ctx, g, false),
+                _ => {}
+            }
         }
-        let window = (self.window.cwnd + 1e-9).floor().max(1.0) as u64 * self.mss as u64;
+        // RFC 3042 §2: on each of the first two duplicate ACKs one segment of new data
+        // beyond cwnd, up to cwnd + 2 segments.
+        let extra = if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
+        let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
         loop {
             if self.snd_nxt == self.snd_max && self.data_end == u64::MAX && g.stream.exhausted() {
                 self.data_end = self.snd_max;
@@ -544,27 +578,16 @@ impl Sender {
         }
     }
 
-    /// RFC 6675 §5 step 4.3 and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg.
-    fn send_sack_recovery(&mut self, ctx: &mut Ctx, g: &mut Group) {
-        // One scoreboard pass: IsLost (§4: DupThresh SACKed segments above) and SetPipe.
-        let mut sacked_above = 0;
-        let mut pipe = 0.0;
-        for s in self.sent.iter_mut().rev() {
-            s.lost = !s.sacked && sacked_above >= self.dupthresh;
-            if s.sacked {
-                sacked_above += 1;
-            } else {
-                pipe += (!s.lost) as u32 as f64 + s.retransmitted as u32 as f64;
-            }
+    /// RFC 6675 §5 step (C) and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg
+    /// (lost segments first when `repair`, then new data).
+    fn send_by_pipe(&mut self, ctx: &mut Ctx, g: &mut Group, repair: bool) {
+        let mut pipe = self.sent.pipe() as f64;
+        if repair && self.cong == CongState::Recovery && self.prr != Prr::Off {
+            self.window.cwnd = pipe + self.prr_sndcnt(pipe);
         }
-        let mut cursor = 0;
         while self.window.cwnd - pipe >= 1.0 {
-            // NextSeg rule 1: the lowest lost, unSACKed segment above HighRxt.
-            while cursor < self.sent.len() && !(self.sent[cursor].lost && self.sent[cursor].start >= self.high_rxt) {
-                cursor += 1;
-            }
-            if let Some(s) = self.sent.get(cursor).copied() {
-                self.high_rxt = s.end;
+            // NextSeg rule 1: the lowest lost, unSACKed segment not yet retransmitted.
+            if let Some(s) = repair.then(|| self.sent.next_lost()).flatten() {
                 self.send_segment(s.start, (s.end - s.start) as u32, ctx);
                 pipe += 1.0;
                 continue;
@@ -579,6 +602,26 @@ impl Sender {
             self.snd_nxt = self.snd_max;
             pipe += 1.0;
         }
+    }
+
+    /// RFC 6937 §3: the segments PRR lets this ACK send, with pipe and ssthresh in segments.
+    fn prr_sndcnt(&mut self, pipe: f64) -> f64 {
+        let delivered = std::mem::take(&mut self.delivered);
+        self.prr_delivered += delivered;
+        let ssthresh = self.window.ssthresh;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional rate reduction.
+            (self.prr_delivered * ssthresh / self.recover_fs.max(1.0)).ceil() - self.prr_out
+        } else {
+            let limit = match self.prr {
+                // PRR-CRB: conservative, the ACK clock alone.
+                Prr::Crb => self.prr_delivered - self.prr_out,
+                // PRR-SSRB: slow start by one extra segment per ACK.
+                _ => (self.prr_delivered - self.prr_out).max(delivered) + 1.0,
+            };
+            (ssthresh - pipe).min(limit)
+        };
+        sndcnt.max(0.0)
     }
 
     fn retransmit(&mut self, seq: u64, ctx: &mut Ctx) {
@@ -606,26 +649,27 @@ impl Sender {
         self.emit(ctx, seq, len, f, ecn);
         if len > 0 {
             self.stats.data_packets += 1;
+            if self.cong == CongState::Recovery {
+                self.prr_out += 1.0; // RFC 6937 §3: prr_out counts every segment sent in recovery
+            }
         }
         let end = seq + len as u64 + fin as u64;
         if retransmission {
             self.stats.retransmissions += (len > 0) as u64;
             // Karn: a retransmitted segment never gives an RTT sample.
-            if let Some(s) = self.sent.iter_mut().find(|s| s.start == seq) {
-                s.retransmitted = true;
-                s.sent_at = ctx.now;
-            }
+            self.sent.retransmitted(seq, ctx.now);
             if self.timed.is_some_and(|(e, _)| e > seq) {
                 self.timed = None;
             }
         } else {
-            self.sent.push_back(Sent {
+            self.sent.push(Sent {
                 start: seq,
                 end,
                 sent_at: ctx.now,
                 retransmitted: false,
                 sacked: false,
                 lost: false,
+                retrans_out: false,
             });
             self.snd_max = end;
             if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {
@@ -639,17 +683,18 @@ impl Sender {
         }
     }
 
-    fn mark_sacked(&mut self, h: &TcpHeader) {
-        for &(l, r) in &h.sack[..h.sack_blocks as usize] {
-            for s in self.sent.iter_mut().filter(|s| s.start >= l && s.end <= r) {
-                s.sacked = true;
-            }
-        }
-    }
-
     fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
-        let tcp =
-            TcpHeader { seq, ack: self.rcv_ack, len, window: self.advertised_window, flags: f, ..Default::default() };
-        ctx.send(tcp, ecn, len + self.header_bytes);
+        // RFC 7323 §3: TSval is the sender's clock; the option takes 10 bytes, 12 padded.
+        let (ts_val, options) = if self.timestamps { (ctx.now, 12) } else { (0, 0) };
+        let tcp = TcpHeader {
+            seq,
+            ack: self.rcv_ack,
+            len,
+            window: self.advertised_window,
+            flags: f,
+            ts_val,
+            ..Default::default()
+        };
+        ctx.send(tcp, ecn, len + self.header_bytes + options);
     }
 }

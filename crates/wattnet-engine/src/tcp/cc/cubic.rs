@@ -79,11 +79,59 @@ pub struct Cubic {
     epoch: Option<Epoch>,
     /// RFC 6298 SRTT in seconds: RFC 9438 §4.1.2 takes RTT as the smoothed RTT.
     srtt: Option<f64>,
+    /// HyStart's delay detector, when enabled.
+    hystart: Option<HyStart>,
+}
+
+/// Linux `tcp_cubic.c` HyStart, delay-increase detection (Ha and Rhee, "Taming the elephants:
+/// New TCP slow start", Computer Networks, 2011): leave slow start when the minimum RTT of a
+/// round's first samples exceeds the connection's minimum by clamp(min/8, 4 ms, 16 ms).
+#[derive(Clone, Debug, Default)]
+struct HyStart {
+    found: bool,
+    /// The round ends when snd_una passes this (segments; Linux `end_seq`).
+    round_end: f64,
+    /// The smallest RTT of this round's samples, and how many were taken.
+    curr_rtt: Option<Time>,
+    samples: u32,
+    /// The smallest RTT seen (Linux `delay_min`).
+    delay_min: Option<Time>,
+}
+
+/// Linux `hystart_low_window`: HyStart acts from a window of 16 segments.
+const HYSTART_LOW_WINDOW: f64 = 16.0;
+/// Linux `HYSTART_MIN_SAMPLES`.
+const HYSTART_MIN_SAMPLES: u32 = 8;
+
+impl HyStart {
+    /// `hystart_update` for one ACK in slow start; true when slow start should end.
+    fn update(&mut self, ack: &Ack) -> bool {
+        if ack.snd_una > self.round_end {
+            // `bictcp_hystart_reset`: a new round.
+            self.round_end = ack.snd_nxt;
+            self.curr_rtt = None;
+            self.samples = 0;
+        }
+        let (Some(rtt), Some(delay_min)) = (ack.rtt, self.delay_min) else { return false };
+        self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
+        if self.samples < HYSTART_MIN_SAMPLES {
+            self.samples += 1;
+            return false;
+        }
+        let threshold = (delay_min / 8).clamp(crate::time::from_secs(0.004), crate::time::from_secs(0.016));
+        self.found = self.curr_rtt.is_some_and(|c| c > delay_min + threshold);
+        self.found
+    }
 }
 
 impl Cubic {
     pub fn new(params: CubicParams) -> Cubic {
-        Cubic { params, w_max: None, cwnd_prior: None, epoch: None, srtt: None }
+        Cubic { params, w_max: None, cwnd_prior: None, epoch: None, srtt: None, hystart: None }
+    }
+
+    /// CUBIC with HyStart's delay-based slow-start exit.
+    pub fn with_hystart(params: CubicParams) -> Cubic {
+        Cubic { hystart: Some(HyStart::default()), ..Cubic::new(params) }
     }
 
     fn start_epoch(&mut self, now: Time, cwnd: f64) -> Epoch {
@@ -104,6 +152,9 @@ impl Cubic {
 
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
+        if let (Some(h), Some(r)) = (&mut self.hystart, ack.rtt) {
+            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
+        }
         if let Some(sample) = ack.rtt {
             let r = to_secs(sample);
             // RFC 6298 §2.2–2.3 with α = 1/8.
@@ -115,6 +166,11 @@ impl CongestionControl for Cubic {
     }
 
     fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
+        if let Some(h) = &mut self.hystart {
+            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack) {
+                w.ssthresh = w.cwnd; // Linux: snd_ssthresh = cwnd, congestion avoidance from here
+            }
+        }
         let acked = slow_start(w, ack.acked);
         if acked <= 0.0 {
             return;
@@ -154,6 +210,10 @@ impl CongestionControl for Cubic {
             _ => Some(cwnd),
         };
         self.epoch = None;
+        if let (Some(h), Congestion::Timeout) = (&mut self.hystart, why) {
+            // Linux `bictcp_state(TCP_CA_Loss)`: HyStart may act again in the next slow start.
+            *h = HyStart { delay_min: h.delay_min, ..HyStart::default() };
+        }
         (cwnd * p.beta).max(2.0) // §4.6: ssthresh ≥ 2 segments
     }
 
@@ -371,5 +431,43 @@ mod tests {
         cubic.on_ack(Subflows::ALONE, &w, &ack_at(0, Some(from_secs(0.1))));
         cubic.on_ack(Subflows::ALONE, &w, &ack_at(0, Some(from_secs(0.2))));
         assert!((cubic.srtt.unwrap() - 0.1125).abs() < 1e-12);
+    }
+
+    /// HyStart with a 100 ms minimum RTT: threshold clamp(12.5 ms, 4, 16) = 12.5 ms. A round
+    /// whose samples are all 112 ms stays in slow start; one whose nine samples are 113 ms
+    /// ends it on the ninth (eight samples first, Linux HYSTART_MIN_SAMPLES), ssthresh = cwnd.
+    #[test]
+    fn hystart_exits_slow_start_when_the_round_minimum_rises_past_the_threshold() {
+        let ms = |v: f64| from_secs(v / 1000.0);
+        let mut cubic = Cubic::with_hystart(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        let mut una = 0.0;
+        let mut round = |cubic: &mut Cubic, w: &mut Window, rtt: f64, n: usize| {
+            for i in 0..n {
+                // Each round starts with an ACK past the previous round's end.
+                una += if i == 0 { 1000.0 } else { 0.001 };
+                let a = Ack { now: 0, acked: 0.0, rtt: Some(ms(rtt)), ece: false, snd_una: una, snd_nxt: una + 100.0 };
+                cubic.on_ack(Subflows::ALONE, w, &a);
+                cubic.grow(Subflows::ALONE, w, &a);
+            }
+        };
+        round(&mut cubic, &mut w, 100.0, 9);
+        round(&mut cubic, &mut w, 112.0, 20);
+        assert_eq!(w.ssthresh, 1e9, "112 ms is within 100 + 12.5 ms");
+        round(&mut cubic, &mut w, 113.0, 8);
+        assert_eq!(w.ssthresh, 1e9, "eight samples are only gathered");
+        round(&mut cubic, &mut w, 113.0, 1);
+        assert_eq!(w.ssthresh, 1e9, "a new round starts its count again");
+        let mut again = Cubic::with_hystart(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        round(&mut again, &mut w, 100.0, 9);
+        round(&mut again, &mut w, 113.0, 9);
+        assert_eq!(w.ssthresh, 16.0, "the ninth 113 ms sample ends slow start at cwnd 16");
+        // Without HyStart the same samples keep slow start going.
+        let mut plain = Cubic::new(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        round(&mut plain, &mut w, 100.0, 9);
+        round(&mut plain, &mut w, 113.0, 9);
+        assert_eq!(w.ssthresh, 1e9);
     }
 }

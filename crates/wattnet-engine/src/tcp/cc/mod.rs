@@ -254,11 +254,13 @@ impl CcSpec {
 }
 
 /// The algorithm of a scenario's `congestion_control`, ready for one connection.
-pub fn from_spec(spec: &CcSpec) -> Box<dyn CongestionControl> {
+/// `hystart` turns on CUBIC's HyStart (other algorithms have none).
+pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
     match spec {
         // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
         CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
         CcSpec::Bic(p) => Box::new(Bic::new(p.clone())),
+        CcSpec::Cubic(p) if hystart => Box::new(Cubic::with_hystart(p.clone())),
         CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
@@ -344,14 +346,14 @@ mod tests {
             (CcSpec::Dctcp(DctcpParams::default()), "Dctcp"),
         ];
         for (spec, name) in cases {
-            let debug = format!("{:?}", from_spec(&spec));
+            let debug = format!("{:?}", from_spec(&spec, false));
             assert!(debug.starts_with(name), "{spec:?} built {debug}");
         }
         // Parameters reach the algorithm: BIC's old-kernel initial ssthresh.
         let old_bic = CcSpec::Bic(BicParams { initial_ssthresh: 100, ..Default::default() });
-        assert_eq!(from_spec(&old_bic).initial_ssthresh(), Some(100.0));
+        assert_eq!(from_spec(&old_bic, false).initial_ssthresh(), Some(100.0));
         // DCTCP with α = 0.5 from the spec cuts cwnd 100 to 75 on ECE.
-        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }));
+        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false);
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         assert_eq!(dctcp.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);
     }

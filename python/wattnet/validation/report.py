@@ -55,8 +55,12 @@ def markdown(rows: list[Row]) -> str:
         (
             "wattnet runs the ns-2 scenarios with the `ns2` TCP profile (one-way agents: segment 1000 B + 40 B "
             "of headers, the receive window set to ns-2's `window_`, initial ssthresh = `window_` as ns-2's "
-            f"`reset()` sets it) and the ns-3 scenarios with the `{ns3_profile()}` profile (segment 1448 B + 52 B "
-            "of headers, receive window 4 MiB as the ns-3 program's socket buffers)."
+            "`reset()` sets it; no header for Vegas, whose ns-2 agent puts `packetSize_` bytes on the wire) and "
+            f"the ns-3 scenarios with the `{ns3_profile()}` profile (segment 1448 B + 52 B of headers, receive "
+            "window 4 MiB as the ns-3 program's socket buffers). Bottleneck buffers follow each simulator: ns-2's "
+            "DropTail counts the packet in transmission and its RED does not; ns-3 adds the device's one-packet "
+            "queue to the queue disc's. Every scenario runs five times in each simulator, flow i of replica k "
+            "starting k·(i+1) ms late, and each metric is the mean of the five."
         ),
         "",
         (

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python lint bench setup tshark chromium clean
+.PHONY: demo test test-python lint bench setup tshark chromium ns2 ns3 validate clean
 
 # The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
@@ -47,16 +47,16 @@ $(VENV)/.engine-built: $(VENV)/.maturin-installed $(ENGINE_INPUTS)
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH="$(abspath $(BIN)):$$PATH" $(BIN)/maturin develop --release --extras dev
 	touch $@
 
-# $(call apt_install,COMMAND,WHAT SKIPS WITHOUT IT): when COMMAND is absent and this runs as root
-# with apt-get (as CI does), Debian's package of that name is installed; otherwise, or if that
-# fails, the tests that need it skip and say why.
+# $(call apt_install,COMMAND,WHAT SKIPS WITHOUT IT[,PACKAGE]): when COMMAND is absent and this runs
+# as root with apt-get (as CI does), Debian's package PACKAGE (default: the command's name) is
+# installed; otherwise, or if that fails, the tests that need it skip and say why.
 define apt_install
 	@command -v $(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing $(1) with apt-get"; \
+	    echo "installing $(or $(3),$(1)) with apt-get"; \
 	    { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null; } || \
-	    echo "warning: apt-get could not install $(1); $(2) will skip"; \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(or $(3),$(1)) >/dev/null; } || \
+	    echo "warning: apt-get could not install $(or $(3),$(1)); $(2) will skip"; \
 	  else \
 	    echo "warning: $(1) is absent and cannot be installed here (needs root and apt-get); $(2) will skip"; \
 	  fi; }
@@ -70,6 +70,24 @@ tshark:
 # checks that every figure loads.
 chromium:
 	$(call apt_install,chromium,the report-rendering tests)
+
+# ns-2.35 (Debian's ns2, run as `ns script.tcl`): the reference for the classic one-way TCP
+# agents in the cross-validation (docs/validation.md).
+ns2:
+	$(call apt_install,ns,the ns-2 reference runs,ns2)
+
+# ns-3.44 from its PyPI wheel, whose headers and libraries validation/ns3/build.sh compiles
+# the C++ scenarios against (g++ with C++20).
+ns3: setup
+	@$(BIN)/python -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("ns3") is None)' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet 'ns3==3.44.*'
+	sh validation/ns3/build.sh $(BIN)/python validation/ns3/dumbbell.cc validation/ns3/build/dumbbell
+
+# Reruns ns-2 and ns-3 on every cross-validation scenario, stores their results in
+# validation/reference, and rewrites docs/validation.md and the simulators' default tables.
+validate: ns2 ns3
+	$(BIN)/python validation/defaults_docs.py
+	$(BIN)/wattnet validate --regenerate --report docs/validation.md
 
 clean:
 	rm -rf $(VENV) out python/wattnet/_engine*.so

@@ -298,3 +298,41 @@ def bench(
     for name, benchmark in benchmarks.BENCHMARKS.items():
         if only is None or only == name:
             typer.echo(json.dumps(benchmark()))
+
+
+@app.command("validate")
+def validate_command(
+    regenerate: Annotated[
+        bool,
+        typer.Option(
+            "--regenerate", help="First rerun ns-2.35 and ns-3.44 and store their results in validation/reference."
+        ),
+    ] = False,
+    report: Annotated[
+        Path | None, typer.Option(help="Write the side-by-side table as Markdown (docs/validation.md).")
+    ] = None,
+    only: Annotated[list[str] | None, typer.Option(help="Only this scenario (repeatable).")] = None,
+) -> None:
+    """Compare wattnet with the stored ns-2.35 and ns-3.44 results of the cross-validation scenarios."""
+    from wattnet.validation import compare
+    from wattnet.validation import report as validation_report
+    from wattnet.validation.scenarios import SCENARIOS
+
+    unknown = [name for name in only or [] if name not in SCENARIOS]
+    if unknown:
+        exit_with_errors([f"--only: unknown scenario {name!r}; one of {', '.join(SCENARIOS)}" for name in unknown])
+    if regenerate:
+        try:
+            compare.regenerate(only, progress=typer.echo)
+        except RuntimeError as error:
+            exit_with_errors([str(error)], code=1)
+    rows = compare.compare_all(only)
+    typer.echo(validation_report.console_table(rows))
+    if report is not None:
+        validation_report.write_markdown(rows, report)
+        typer.echo(f"wrote {report}")
+    failed = [row for row in rows if row.verdict == "FAIL"]
+    known = sum(row.verdict == "known difference" for row in rows)
+    typer.echo(f"{len(rows) - len(failed) - known} rows pass, {known} known differences, {len(failed)} fail")
+    if failed:
+        raise typer.Exit(1)

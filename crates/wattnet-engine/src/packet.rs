@@ -47,6 +47,9 @@ pub struct TcpHeader {
     /// SACK blocks [start, end), the first `sack_blocks` of them valid (RFC 2018).
     pub sack: [(u64, u64); 3],
     pub sack_blocks: u8,
+    /// RFC 7323 timestamps, when the connection uses them: the sender's clock and the echo.
+    pub ts_val: Time,
+    pub ts_ecr: Time,
 }
 
 /// TCP header flag bits (RFC 9293 §3.1, RFC 3168 §6.1).

@@ -384,6 +384,26 @@ pub struct TcpSpec {
     pub rtt_sampling: Option<RttSamplingSpec>,
     /// Which end sends the SYN; default the data sender.
     pub opener: Option<OpenerSpec>,
+    /// RFC 7323 timestamps (RTT from every ACK's echo, PAWS); 12 bytes on every segment.
+    pub timestamps: Option<bool>,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: Option<bool>,
+    /// RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows.
+    pub sack_limited_transmit: Option<bool>,
+    /// RFC 6675 §5.1: keep SACK information across a retransmission timeout.
+    pub sack_across_rto: Option<bool>,
+    /// RFC 6937 proportional rate reduction in SACK recovery: `off`, `ssrb` or `crb`.
+    pub prr: Option<PrrSpec>,
+    /// CUBIC's HyStart (delay increase) exit from slow start.
+    pub hystart: Option<bool>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PrrSpec {
+    Off,
+    Ssrb,
+    Crb,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -392,6 +412,7 @@ pub enum TcpProfile {
     #[default]
     Rfc,
     Ns2,
+    Ns3,
     Linux,
 }
 

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use wattnet_engine::event::EventQueue;
 use wattnet_engine::packet::{flags, TcpHeader};
 use wattnet_engine::scenario::TcpSpec;
+use wattnet_engine::tcp::group::Group;
 use wattnet_engine::tcp::sender::Sender;
 use wattnet_engine::tcp::{Ctx, Outgoing, TcpConfig};
 use wattnet_engine::time::{from_secs, Time};
@@ -471,6 +472,7 @@ fn tcp_runs_with_random_loss_are_deterministic_and_conserve_packets() {
 
 struct Endpoint {
     sender: Sender,
+    group: Group,
     events: EventQueue,
     out: Vec<Outgoing>,
     now: Time,
@@ -491,26 +493,33 @@ impl Endpoint {
             ..Default::default()
         };
         let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let mut e = Endpoint { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-        e.with_ctx(|s, ctx| s.connect(ctx));
+        let group = Group::single(&cfg, None);
+        let mut e = Endpoint {
+            sender: Sender::new(&cfg, &group, 0),
+            group,
+            events: EventQueue::default(),
+            out: vec![],
+            now: 0,
+        };
+        e.with_ctx(|s, ctx, _| s.connect(ctx));
         e.now = from_secs(0.1);
         let syn_ack = TcpHeader { ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
-        e.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+        e.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
         e
     }
 
     /// Data segments sent while `f` runs, by segment number.
-    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx)) -> Vec<u64> {
+    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx, &mut Group)) -> Vec<u64> {
         let start = self.out.len();
         let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
-        f(&mut self.sender, &mut ctx);
+        f(&mut self.sender, &mut ctx, &mut self.group);
         self.out[start..].iter().filter(|o| o.tcp.len > 0).map(|o| (o.tcp.seq - 1) / 1000 + 1).collect()
     }
 
     /// A cumulative ACK up to (not including) segment `next`.
     fn ack(&mut self, next: u64) -> Vec<u64> {
         let h = TcpHeader { seq: 1, ack: seg_start(next), window: 1 << 30, flags: flags::ACK, ..Default::default() };
-        self.with_ctx(|s, ctx| s.on_packet(&h, ctx))
+        self.with_ctx(|s, ctx, g| s.on_packet(&h, ctx, g))
     }
 
     /// Runs timer events until the retransmission timer expires once more.
@@ -520,7 +529,7 @@ impl Endpoint {
         while self.sender.stats.timeouts == before {
             let ev = self.events.pop_until(Time::MAX).expect("the retransmission timer is armed");
             self.now = ev.time;
-            sent = self.with_ctx(|s, ctx| s.on_timer(ctx));
+            sent = self.with_ctx(|s, ctx, g| s.on_timer(ctx, g));
         }
         sent
     }

@@ -86,7 +86,7 @@ impl Simulation {
 
     /// When a connection's transfer ended (its receiver completed), or now.
     pub(super) fn connection_end(&self, c: &Connection) -> Time {
-        c.receiver.stats.completed_at.unwrap_or(self.now)
+        c.group.stream.completed_at.unwrap_or(self.now)
     }
 
     /// power.md §9.1 for one connection whose sender has an `mptcp_host` model, else NaN:

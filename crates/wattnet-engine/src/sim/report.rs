@@ -204,7 +204,7 @@ impl Simulation {
             let tcp = self.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
             tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
         };
-        let end = |c: &super::Connection| c.receiver.stats.completed_at.unwrap_or(now);
+        let end = |c: &super::Connection| c.group.stream.completed_at.unwrap_or(now);
         let mut t = Table::default();
         t.add("flow", Column::Str(conns.iter().map(|c| self.flows[c.flow as usize].name.clone()).collect()))
             .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
@@ -213,12 +213,12 @@ impl Simulation {
                 "receiver",
                 Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()),
             )
-            .add("transfer_bytes", col_u(&|c| c.sender.transfer_bytes().unwrap_or(0)))
+            .add("transfer_bytes", col_u(&|c| c.group.stream.total().unwrap_or(0)))
             .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
-            .add("completed_s", col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, to_secs)))
+            .add("completed_s", col_f(&|c| c.group.stream.completed_at.map_or(f64::NAN, to_secs)))
             .add(
                 "transfer_time_s",
-                col_f(&|c| c.receiver.stats.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))),
+                col_f(&|c| c.group.stream.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))),
             )
             .add("delivered_bytes", col_u(&|c| c.receiver.bytes_delivered()))
             .add(

@@ -7,6 +7,7 @@ use super::Simulation;
 use crate::event::EventKind;
 use crate::packet::{Packet, PacketId};
 use crate::rng::Rng;
+use crate::tcp::group::Group;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::tcp::{Ctx, Opener, TcpConfig, TcpTimer};
@@ -51,10 +52,11 @@ pub struct Connection {
     pub flow: u32,
     pub sender_node: u32,
     pub receiver_node: u32,
+    /// The congestion controller and the data stream the connection's one subflow shares.
+    pub group: Group,
     pub sender: Sender,
     pub receiver: Receiver,
     pub opened_at: Time,
-    completion_seen: bool,
     /// (cwnd, ssthresh) as last written to the cwnd trace.
     last_traced: (f64, f64),
 }
@@ -118,14 +120,15 @@ impl Simulation {
         tcp.connections.push(id);
         let opener = tcp.config.opener;
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
+        let group = Group::single(&tcp.config, bytes);
         self.connections.push(Connection {
             flow: flow_id,
             sender_node,
             receiver_node: flow.dst,
-            sender: Sender::new(&tcp.config, bytes),
-            receiver: Receiver::new(&tcp.config, bytes),
+            sender: Sender::new(&tcp.config, &group, 0),
+            receiver: Receiver::new(&tcp.config),
+            group,
             opened_at: self.now,
-            completion_seen: false,
             last_traced: window,
         });
         if id as usize == self.connections.len() - 1
@@ -157,7 +160,7 @@ impl Simulation {
         let conn = &mut self.connections[id as usize];
         let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
         if at == conn.sender_node {
-            conn.sender.on_packet(&tcp, &mut ctx);
+            conn.sender.on_packet(&tcp, &mut ctx, &mut conn.group);
         } else {
             conn.receiver.on_packet(&tcp, ecn, &mut ctx);
         }
@@ -169,7 +172,7 @@ impl Simulation {
         let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
         let node = match which {
             TcpTimer::Retransmit => {
-                conn.sender.on_timer(&mut ctx);
+                conn.sender.on_timer(&mut ctx, &mut conn.group);
                 conn.sender_node
             }
             TcpTimer::DelayedAck | TcpTimer::Handshake => {
@@ -192,8 +195,8 @@ impl Simulation {
             conn.last_traced = (w.cwnd, w.ssthresh);
             self.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
         }
-        let completed = !conn.completion_seen && conn.receiver.stats.completed_at.is_some();
-        conn.completion_seen |= completed;
+        // The connection, not the receiver, knows how much the application sends.
+        let completed = conn.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
 
         let mut out = std::mem::take(&mut self.outbox);
         for o in out.drain(..) {

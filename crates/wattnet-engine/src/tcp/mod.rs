@@ -5,16 +5,20 @@
 //! by the simulation or, in tests, by hand.
 
 pub mod cc;
+pub mod group;
 pub mod receiver;
+#[cfg(test)]
+mod receiver_tests;
 #[cfg(test)]
 mod recovery_tests;
 pub mod rto;
+pub mod scoreboard;
 pub mod sender;
 
 use crate::error::ScenarioError;
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, TcpHeader};
-use crate::scenario::{OpenerSpec, RttSamplingSpec, TcpProfile, TcpSpec};
+use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, TcpProfile, TcpSpec};
 use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
@@ -51,6 +55,17 @@ pub enum RttSampling {
     OncePerRtt,
 }
 
+/// How the window is brought down to ssthresh during SACK recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prr {
+    /// RFC 6675: cwnd = ssthresh at once, sending as the pipe allows.
+    Off,
+    /// RFC 6937 with the slow-start reduction bound.
+    Ssrb,
+    /// RFC 6937 with the conservative reduction bound.
+    Crb,
+}
+
 /// Which endpoint sends the SYN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opener {
@@ -81,6 +96,18 @@ pub struct TcpConfig {
     pub rtt_sampling: RttSampling,
     pub opener: Opener,
     pub cc: CcSpec,
+    /// RFC 7323 timestamps: RTT samples from every ACK (RTTM) and PAWS at the receiver.
+    pub timestamps: bool,
+    /// RFC 3042: one new segment on each of the first two duplicate ACKs.
+    pub limited_transmit: bool,
+    /// RFC 6675 §5 step (3): with SACK, new data on duplicate ACKs as the pipe allows.
+    pub sack_limited_transmit: bool,
+    /// RFC 6675 §5.1: keep the SACK scoreboard across a retransmission timeout.
+    pub sack_across_rto: bool,
+    /// RFC 6937 proportional rate reduction in SACK recovery.
+    pub prr: Prr,
+    /// CUBIC's HyStart delay-increase exit from slow start (Linux `tcp_cubic.c`).
+    pub hystart: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +154,8 @@ impl Ctx<'_> {
 impl TcpConfig {
     /// Resolves a scenario's TCP settings against its profile, validating each field.
     pub fn from_spec(spec: &TcpSpec, field: &str) -> Result<TcpConfig, ScenarioError> {
-        let mss = spec.mss_bytes.unwrap_or(1460);
-        let d = Defaults::of(spec.profile, mss);
+        let d = Defaults::of(spec.profile, spec.mss_bytes);
+        let mss = spec.mss_bytes.unwrap_or(d.mss);
         let secs = |v: Option<f64>, default: f64, name: &str| -> Result<Time, ScenarioError> {
             checked_secs(v.unwrap_or(default), &format!("{field}.{name}"), false)
         };
@@ -173,7 +200,7 @@ impl TcpConfig {
             (_, Some(true)) => EcnMode::Classic,
             _ => EcnMode::Off,
         };
-        let receive_window = spec.receive_window_bytes.unwrap_or(1 << 30);
+        let receive_window = spec.receive_window_bytes.unwrap_or(d.receive_window);
         if receive_window < mss as u64 {
             return Err(ScenarioError::new(
                 format!("{field}.receive_window_bytes"),
@@ -197,7 +224,7 @@ impl TcpConfig {
             )?,
             abc_limit: positive(spec.abc_limit_segments.unwrap_or(d.abc_limit), "abc_limit_segments")?,
             rto,
-            syn_retries: spec.syn_retries.unwrap_or(6),
+            syn_retries: spec.syn_retries.unwrap_or(d.syn_retries),
             receive_window,
             delayed_ack,
             dupthresh,
@@ -213,12 +240,66 @@ impl TcpConfig {
                 _ => Opener::Sender,
             },
             cc,
+            timestamps: spec.timestamps.unwrap_or(d.timestamps),
+            limited_transmit: spec.limited_transmit.unwrap_or(d.limited_transmit),
+            sack_limited_transmit: spec.sack_limited_transmit.unwrap_or(d.sack_limited_transmit),
+            sack_across_rto: spec.sack_across_rto.unwrap_or(d.sack_across_rto),
+            prr: match spec.prr.unwrap_or(d.prr) {
+                PrrSpec::Off => Prr::Off,
+                PrrSpec::Ssrb => Prr::Ssrb,
+                PrrSpec::Crb => Prr::Crb,
+            },
+            hystart: spec.hystart.unwrap_or(d.hystart),
         })
+    }
+
+    /// The resolved settings as scenario fields (what `scenario.json` records).
+    pub fn to_spec(&self, profile: TcpProfile) -> TcpSpec {
+        let secs = crate::time::to_secs;
+        TcpSpec {
+            profile,
+            congestion_control: Some(self.cc.clone()),
+            mss_bytes: Some(self.mss),
+            header_bytes: Some(self.header_bytes),
+            initial_window_segments: Some(self.initial_window),
+            initial_ssthresh_segments: Some(self.initial_ssthresh),
+            abc_limit_segments: Some(self.abc_limit),
+            initial_rto_s: Some(secs(self.rto.initial)),
+            min_rto_s: Some(secs(self.rto.min)),
+            max_rto_s: Some(secs(self.rto.max)),
+            clock_granularity_s: Some(secs(self.rto.granularity)),
+            delayed_ack_s: Some(self.delayed_ack.map_or(0.0, secs)),
+            sack: Some(self.recovery == Recovery::Sack),
+            ecn: Some(self.ecn != EcnMode::Off),
+            receive_window_bytes: Some(self.receive_window),
+            syn_retries: Some(self.syn_retries),
+            dupthresh: Some(self.dupthresh),
+            rtt_sampling: Some(match self.rtt_sampling {
+                RttSampling::EveryAck => RttSamplingSpec::EveryAck,
+                RttSampling::OncePerRtt => RttSamplingSpec::OncePerRtt,
+            }),
+            opener: Some(match self.opener {
+                Opener::Sender => OpenerSpec::Sender,
+                Opener::Receiver => OpenerSpec::Receiver,
+            }),
+            timestamps: Some(self.timestamps),
+            limited_transmit: Some(self.limited_transmit),
+            sack_limited_transmit: Some(self.sack_limited_transmit),
+            sack_across_rto: Some(self.sack_across_rto),
+            prr: Some(match self.prr {
+                Prr::Off => PrrSpec::Off,
+                Prr::Ssrb => PrrSpec::Ssrb,
+                Prr::Crb => PrrSpec::Crb,
+            }),
+            hystart: Some(self.hystart),
+        }
     }
 }
 
-/// What each profile sets when a field is left out (docs/models/congestion-control.md §1, profiles).
+/// What each profile sets when a field is left out; `docs/tcp-profiles.md` gives each
+/// value's source.
 struct Defaults {
+    mss: u32,
     initial_rto_s: f64,
     min_rto_s: f64,
     max_rto_s: f64,
@@ -229,46 +310,87 @@ struct Defaults {
     abc_limit: f64,
     sack: bool,
     rtt_sampling: RttSampling,
+    receive_window: u64,
+    syn_retries: u32,
+    timestamps: bool,
+    limited_transmit: bool,
+    sack_limited_transmit: bool,
+    sack_across_rto: bool,
+    prr: PrrSpec,
+    hystart: bool,
 }
 
 impl Defaults {
-    fn of(profile: TcpProfile, mss: u32) -> Defaults {
+    fn of(profile: TcpProfile, mss: Option<u32>) -> Defaults {
+        // The plain RFCs: none of the later loss-recovery refinements.
+        let plain = Defaults {
+            mss: 1460,
+            initial_rto_s: 1.0,
+            min_rto_s: 1.0,
+            max_rto_s: 60.0,
+            granularity_s: 0.01,
+            delayed_ack_s: 0.2,
+            initial_window: 3.0,
+            abc_limit: 1.0,
+            sack: false,
+            rtt_sampling: RttSampling::EveryAck,
+            receive_window: 1 << 30,
+            syn_retries: 6,
+            timestamps: false,
+            limited_transmit: false,
+            sack_limited_transmit: false,
+            sack_across_rto: false,
+            prr: PrrSpec::Off,
+            hystart: false,
+        };
         match profile {
             // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
             // by SMSS, §3.1; delayed ACKs, §4.2; one segment of growth per ACK), no SACK.
             TcpProfile::Rfc => Defaults {
-                initial_rto_s: 1.0,
-                min_rto_s: 1.0,
-                max_rto_s: 60.0,
-                granularity_s: 0.01,
-                delayed_ack_s: 0.2,
-                initial_window: match mss {
+                initial_window: match mss.unwrap_or(1460) {
                     m if m > 2190 => 2.0,
                     m if m > 1095 => 3.0,
                     _ => 4.0,
                 },
-                abc_limit: 1.0,
-                sack: false,
-                rtt_sampling: RttSampling::EveryAck,
+                ..plain
             },
-            // ns-2's agents as the reproduced papers ran them (docs/models/congestion-control.md §1,
-            // profiles): TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
-            // maxrto_ 60 s, tcpTick_ 10 ms.
+            // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): TCPSink
+            // without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s, maxrto_ 60 s,
+            // tcpTick_ 10 ms, one timed segment per RTT, singledup_ 1 (limited transmit).
             TcpProfile::Ns2 => Defaults {
                 initial_rto_s: 3.0,
                 min_rto_s: 0.2,
-                max_rto_s: 60.0,
-                granularity_s: 0.01,
                 delayed_ack_s: 0.0,
                 initial_window: 2.0,
-                abc_limit: 1.0,
-                sack: false,
                 rtt_sampling: RttSampling::OncePerRtt,
+                limited_transmit: true,
+                ..plain
             },
-            // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK, 40 ms
-            // delayed ACKs (TCP_DELACK_MIN), an RTT sample from every ACK.
+            // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):
+            // SegmentSize 536, InitialCwnd 10, RcvBufSize 131072, ConnTimeout 3 s, ConnCount 6,
+            // DelAckTimeout 0.2 s, MinRto 1 s, ClockGranularity 1 ms, Sack, Timestamp,
+            // LimitedTransmit, PRR with SSRB, HyStart.
+            TcpProfile::Ns3 => Defaults {
+                mss: 536,
+                initial_rto_s: 3.0,
+                granularity_s: 0.001,
+                initial_window: 10.0,
+                sack: true,
+                receive_window: 131_072,
+                timestamps: true,
+                limited_transmit: true,
+                sack_limited_transmit: true,
+                sack_across_rto: true,
+                prr: PrrSpec::Ssrb,
+                hystart: true,
+                ..plain
+            },
+            // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK and
+            // timestamps (so MSS 1448 on a 1500-byte MTU), 40 ms delayed ACKs (TCP_DELACK_MIN),
+            // PRR-SSRB, limited transmit through the SACK pipe, the scoreboard kept across
+            // timeouts, HyStart.
             TcpProfile::Linux => Defaults {
-                initial_rto_s: 1.0,
+                mss: 1448,
                 min_rto_s: 0.2,
                 max_rto_s: 120.0,
                 granularity_s: 0.001,
@@ -276,7 +398,13 @@ impl Defaults {
                 initial_window: 10.0,
                 abc_limit: 2.0,
                 sack: true,
-                rtt_sampling: RttSampling::EveryAck,
+                timestamps: true,
+                limited_transmit: true,
+                sack_limited_transmit: true,
+                sack_across_rto: true,
+                prr: PrrSpec::Ssrb,
+                hystart: true,
+                ..plain
             },
         }
     }

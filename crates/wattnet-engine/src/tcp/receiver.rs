@@ -27,8 +27,6 @@ pub struct ReceiverStats {
     /// Pure ACKs sent, the handshake's third segment included, FIN exchange excluded.
     pub acks_sent: u64,
     pub ce_marked_packets: u64,
-    /// When the last expected data byte arrived in order.
-    pub completed_at: Option<Time>,
 }
 
 pub struct Receiver {
@@ -36,6 +34,10 @@ pub struct Receiver {
     delayed_ack: Option<Time>,
     ecn_mode: EcnMode,
     sack: bool,
+    timestamps: bool,
+    /// RFC 7323 §4.3 TS.Recent and Last.ACK.sent.
+    ts_recent: Time,
+    last_ack_sent: u64,
     buffer: u64,
     syn_retries: u32,
     pub state: ReceiverState,
@@ -56,17 +58,19 @@ pub struct Receiver {
     ece_latched: bool,
     /// RFC 8257 §3.2: the CE bit of the last data packet.
     ce_state: bool,
-    expected_bytes: Option<u64>,
     pub stats: ReceiverStats,
 }
 
 impl Receiver {
-    pub fn new(cfg: &TcpConfig, expected_bytes: Option<u64>) -> Receiver {
+    pub fn new(cfg: &TcpConfig) -> Receiver {
         Receiver {
             header_bytes: cfg.header_bytes,
             delayed_ack: cfg.delayed_ack,
             ecn_mode: cfg.ecn,
             sack: cfg.recovery == super::Recovery::Sack,
+            timestamps: cfg.timestamps,
+            ts_recent: 0,
+            last_ack_sent: 0,
             buffer: cfg.receive_window,
             syn_retries: cfg.syn_retries,
             state: ReceiverState::Listen,
@@ -82,7 +86,6 @@ impl Receiver {
             ecn: false,
             ece_latched: false,
             ce_state: false,
-            expected_bytes,
             stats: ReceiverStats::default(),
         }
     }
@@ -119,6 +122,7 @@ impl Receiver {
                 // Passive open; RFC 3168 §6.1.1: ECN only if the SYN asked with ECE and CWR.
                 self.ecn = self.ecn_mode != EcnMode::Off && h.has(flags::ECE) && h.has(flags::CWR);
                 self.rcv_nxt = h.seq + 1;
+                self.ts_recent = h.ts_val;
                 self.state = ReceiverState::Established;
                 self.send_syn_ack(ctx);
             }
@@ -147,6 +151,19 @@ impl Receiver {
         }
         if h.len > 0 {
             self.stats.data_packets += 1;
+        }
+        if self.timestamps {
+            // RFC 7323 §5.3 R1 (PAWS): a segment older than TS.Recent is a stale duplicate:
+            // acknowledged and dropped.
+            if h.ts_val < self.ts_recent {
+                self.stats.duplicate_packets += (h.len > 0) as u64;
+                return self.send_ack(ctx);
+            }
+            // §4.3 (R3): TS.Recent follows the segment at the left edge of the window, so the
+            // echo of a delayed or duplicate ACK times the oldest data it acknowledges.
+            if h.seq <= self.last_ack_sent {
+                self.ts_recent = h.ts_val;
+            }
         }
         let ce = ecn == Ecn::Ce;
         self.stats.ce_marked_packets += ce as u64;
@@ -197,9 +214,6 @@ impl Receiver {
         }
         if self.out_of_order.is_empty() {
             self.latest_block = None;
-        }
-        if self.stats.completed_at.is_none() && self.expected_bytes.is_some_and(|b| self.bytes_delivered() >= b) {
-            self.stats.completed_at = Some(ctx.now);
         }
         if self.fin_seq.is_some_and(|f| self.rcv_nxt > f) {
             // RFC 9293 §3.6: the FIN is in order; close our side at once (FIN + ACK).
@@ -276,7 +290,16 @@ impl Receiver {
         self.delack_timer.cancel();
         let seq = if f & flags::SYN != 0 { 0 } else { 1 };
         let held: u64 = self.out_of_order.iter().map(|(s, e)| e - s).sum();
-        let mut tcp = TcpHeader { seq, ack, window: self.buffer.saturating_sub(held), flags: f, ..Default::default() };
+        self.last_ack_sent = ack;
+        let mut tcp = TcpHeader {
+            seq,
+            ack,
+            window: self.buffer.saturating_sub(held),
+            flags: f,
+            ts_val: ctx.now,
+            ts_ecr: self.ts_recent,
+            ..Default::default()
+        };
         if self.sack && f & flags::SYN == 0 {
             // RFC 2018 §4: the block with the latest segment first, then the others, highest first.
             let latest = self.latest_block.filter(|b| self.out_of_order.contains(b));
@@ -293,7 +316,9 @@ impl Receiver {
             }
         }
         // RFC 2018 §3: the option takes 2 bytes plus 8 per block, padded with two NOPs.
-        let options = if tcp.sack_blocks > 0 { 4 + 8 * tcp.sack_blocks as u32 } else { 0 };
+        let sack_option = if tcp.sack_blocks > 0 { 4 + 8 * tcp.sack_blocks as u32 } else { 0 };
+        // RFC 7323 §3: the timestamps option, 10 bytes padded to 12.
+        let options = sack_option + if self.timestamps { 12 } else { 0 };
         ctx.send(tcp, Ecn::NotEct, self.header_bytes + options);
     }
 }

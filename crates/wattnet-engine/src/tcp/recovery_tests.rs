@@ -1,6 +1,7 @@
 //! Hand-worked traces of the sender: ACKs, duplicate ACKs and timeouts fed by hand, with the
 //! expected windows and retransmissions worked out in the comments (tcp.md §0.7).
 
+use super::group::Group;
 use super::sender::{Sender, SenderState};
 use super::{Ctx, Outgoing, TcpConfig, TcpSpec};
 use crate::event::{EventKind, EventQueue};
@@ -21,6 +22,7 @@ fn seg_of(seq: u64) -> u64 {
 
 struct Harness {
     sender: Sender,
+    group: Group,
     events: EventQueue,
     out: Vec<Outgoing>,
     now: Time,
@@ -31,20 +33,22 @@ impl Harness {
     fn new(spec: TcpSpec, iw: f64) -> Harness {
         let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(iw), ..spec };
         let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-        h.with_ctx(|s, ctx| s.connect(ctx));
+        let group = Group::single(&cfg, None);
+        let mut h =
+            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+        h.with_ctx(|s, ctx, _| s.connect(ctx));
         let syn_ack =
             TcpHeader { seq: 0, ack: 1, flags: flags::SYN | flags::ACK, window: 1 << 30, ..Default::default() };
         h.now = from_secs(0.1);
-        h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
         h.out.clear();
         h
     }
 
-    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx)) -> Vec<Outgoing> {
+    fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx, &mut Group)) -> Vec<Outgoing> {
         let start = self.out.len();
         let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
-        f(&mut self.sender, &mut ctx);
+        f(&mut self.sender, &mut ctx, &mut self.group);
         self.out[start..].to_vec()
     }
 
@@ -60,7 +64,7 @@ impl Harness {
             h.sack[i] = (seg_start(a), seg_start(b + 1));
             h.sack_blocks += 1;
         }
-        self.with_ctx(|s, ctx| s.on_packet(&h, ctx))
+        self.with_ctx(|s, ctx, g| s.on_packet(&h, ctx, g))
             .iter()
             .filter(|o| o.tcp.len > 0)
             .map(|o| seg_of(o.tcp.seq))
@@ -72,7 +76,11 @@ impl Harness {
         let ev = self.events.pop_until(Time::MAX).expect("a timer is armed");
         self.now = ev.time;
         assert!(matches!(ev.kind, EventKind::Tcp { .. }));
-        self.with_ctx(|s, ctx| s.on_timer(ctx)).iter().filter(|o| o.tcp.len > 0).map(|o| seg_of(o.tcp.seq)).collect()
+        self.with_ctx(|s, ctx, g| s.on_timer(ctx, g))
+            .iter()
+            .filter(|o| o.tcp.len > 0)
+            .map(|o| seg_of(o.tcp.seq))
+            .collect()
     }
 
     fn cwnd(&self) -> f64 {
@@ -86,7 +94,8 @@ impl Harness {
 
 fn ns2(cc: &str) -> TcpSpec {
     let cc = serde_json::from_str(&format!(r#"{{"type": "{cc}"}}"#)).unwrap();
-    TcpSpec { profile: TcpProfile::Ns2, congestion_control: Some(cc), ..Default::default() }
+    // The traces were worked out without RFC 3042 limited transmit (ns-2's `singledup_` 0).
+    TcpSpec { profile: TcpProfile::Ns2, congestion_control: Some(cc), limited_transmit: Some(false), ..Default::default() }
 }
 
 /// tcp.md §0.7 check 2: cwnd 20, 20 segments out, segments 1 and 5 lost. Segments 2–4 and
@@ -219,14 +228,16 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
     let spec = TcpSpec { ecn: Some(true), ..ns2("newreno") };
     let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(10.0), ..spec };
     let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-    let syn = h.with_ctx(|s, ctx| s.connect(ctx));
+    let group = Group::single(&cfg, None);
+    let mut h =
+        Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+    let syn = h.with_ctx(|s, ctx, _| s.connect(ctx));
     // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
     assert!(syn[0].tcp.has(flags::ECE) && syn[0].tcp.has(flags::CWR));
     let syn_ack =
         TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
     h.now = from_secs(0.1);
-    let first = h.with_ctx(|s, ctx| s.on_packet(&syn_ack, ctx));
+    let first = h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
     assert!(first.iter().filter(|o| o.tcp.len > 0).all(|o| o.ecn == Ecn::Ect0));
     // ACK of segment 1 with ECE: FlightSize was 10 → ssthresh 5, cwnd 5, no retransmission.
     let out = h.ack(2, &[], true);
@@ -249,12 +260,14 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
 fn syn_retries_back_off_and_give_up() {
     let spec = TcpSpec { profile: TcpProfile::Linux, ..Default::default() };
     let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-    let mut h = Harness { sender: Sender::new(&cfg, None), events: EventQueue::default(), out: vec![], now: 0 };
-    h.with_ctx(|s, ctx| s.connect(ctx));
+    let group = Group::single(&cfg, None);
+    let mut h =
+        Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+    h.with_ctx(|s, ctx, _| s.connect(ctx));
     let mut times = vec![];
     while let Some(ev) = h.events.pop_until(Time::MAX) {
         h.now = ev.time;
-        let out = h.with_ctx(|s, ctx| s.on_timer(ctx));
+        let out = h.with_ctx(|s, ctx, g| s.on_timer(ctx, g));
         if !out.is_empty() {
             assert!(out[0].tcp.has(flags::SYN));
             times.push(crate::time::to_secs(ev.time));
@@ -263,4 +276,145 @@ fn syn_retries_back_off_and_give_up() {
     assert_eq!(times, vec![1.0, 3.0, 7.0, 15.0, 31.0, 63.0]);
     assert_eq!(h.sender.state, SenderState::Failed);
     assert_eq!(crate::time::to_secs(h.now), 127.0);
+}
+
+impl Harness {
+    /// A cumulative ACK for segments below `ack_seg` echoing the timestamp `ts_ecr` (RFC 7323).
+    fn ack_echo(&mut self, ack_seg: u64, ts_ecr: Time) -> Vec<u64> {
+        let h = TcpHeader {
+            seq: 1,
+            ack: seg_start(ack_seg),
+            window: 1 << 30,
+            flags: flags::ACK,
+            ts_ecr,
+            ..Default::default()
+        };
+        self.with_ctx(|s, ctx, g| s.on_packet(&h, ctx, g))
+            .iter()
+            .filter(|o| o.tcp.len > 0)
+            .map(|o| seg_of(o.tcp.seq))
+            .collect()
+    }
+
+    /// Runs timer events until the retransmission timer expires once more; returns what it sent.
+    fn time_out(&mut self) -> Vec<u64> {
+        let before = self.sender.stats.timeouts;
+        let mut sent = vec![];
+        while self.sender.stats.timeouts == before {
+            sent = self.fire_timer();
+        }
+        sent
+    }
+}
+
+/// Segments 1..8 are sent; 1 and 3 are lost, 2 and 4–6 arrive (7 and 8 are lost too). The
+/// third duplicate ACK (2, 4, 5 SACKed: segment 1 has three SACKed segments above it, RFC 6675
+/// IsLost) retransmits 1; the fourth makes 3 lost and the pipe (8 − 4 SACKed − 2 lost + 1
+/// retransmitted = 3) lets it go. Both retransmissions are lost and the timer expires.
+fn two_holes_then_timeout(sack_across_rto: bool) -> Harness {
+    let spec = TcpSpec { sack: Some(true), sack_across_rto: Some(sack_across_rto), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 8.0);
+    assert_eq!(h.ack(1, &[(2, 2)], false), Vec::<u64>::new());
+    assert_eq!(h.ack(1, &[(4, 4), (2, 2)], false), Vec::<u64>::new());
+    assert_eq!(h.ack(1, &[(4, 5), (2, 2)], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (4.0, 4.0));
+    assert_eq!(h.ack(1, &[(4, 6), (2, 2)], false), vec![3]);
+    // The timeout: cwnd 1, ssthresh kept (this window was already reduced), resend 1 alone.
+    assert_eq!(h.time_out(), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (4.0, 1.0));
+    h
+}
+
+/// RFC 6675 §5.1 with the scoreboard kept: after the timeout only the holes are resent. The
+/// ACK of 1 (2 was held) grows cwnd to 2 and resends the holes 3 and 7, never the SACKed 4–6;
+/// the ACK through 6 then gives cwnd 3 with 7 in flight: the hole 8 and one new segment.
+#[test]
+fn a_timeout_keeps_the_scoreboard_and_resends_only_the_holes() {
+    let mut h = two_holes_then_timeout(true);
+    assert_eq!(h.ack(3, &[(4, 6)], false), vec![3, 7]);
+    assert_eq!(h.ack(7, &[], false), vec![8, 9]);
+    assert_eq!(h.cwnd(), 3.0);
+    // Retransmissions: 1, 3 (recovery), 1 (timeout), 3, 7, 8.
+    assert_eq!(h.sender.stats.retransmissions, 6);
+}
+
+/// The same losses with the scoreboard discarded (RFC 2018's conservative reading): go-back-N
+/// from the cumulative ACK resends 4, which the receiver already holds.
+#[test]
+fn without_the_scoreboard_a_timeout_resends_sacked_data() {
+    let mut h = two_holes_then_timeout(false);
+    assert_eq!(h.ack(3, &[(4, 6)], false), vec![3, 4]);
+}
+
+/// RFC 7323 §4.1–4.2: with timestamps the ACK of a retransmission gives an RTT sample, so the
+/// back-off ends at once. The SYN's 0.1 s gives RTO 0.3 s; expiries at 0.4 s and 1.0 s back
+/// it off to 1.2 s. The ACK at 1.05 s echoes the retransmission's TSval (1.0 s): R = 50 ms,
+/// RTTVAR = ¾·50 + ¼·|100 − 50| = 50 ms, SRTT = ⅞·100 + ⅛·50 = 93.75 ms, RTO = 93.75 + 4·50
+/// = 293.75 ms, so the restarted timer expires at 1.34375 s (Karn's rule alone: 2.25 s,
+/// `timeout_backs_off_and_karn_ignores_retransmitted_samples`).
+#[test]
+fn a_timestamp_echo_ends_the_back_off_after_a_timeout() {
+    let spec = TcpSpec { timestamps: Some(true), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 4.0);
+    assert_eq!(h.time_out(), vec![1]);
+    assert_eq!(h.time_out(), vec![1]);
+    assert!((crate::time::to_secs(h.now) - 1.0).abs() < 1e-12);
+    let resent_at = h.now;
+    // Every data segment carries its send time as TSval and 12 bytes of option.
+    let last = h.out.last().unwrap();
+    assert_eq!((last.tcp.ts_val, last.size_bytes), (resent_at, 1000 + 40 + 12));
+    h.now += from_secs(0.05);
+    h.ack_echo(2, resent_at);
+    h.time_out();
+    assert!((crate::time::to_secs(h.now) - 1.34375).abs() < 1e-9, "{}", crate::time::to_secs(h.now));
+}
+
+/// RFC 3042 §2: each of the first two duplicate ACKs sends one new segment (cwnd unchanged);
+/// the third retransmits.
+#[test]
+fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_duplicate_acks() {
+    let spec = TcpSpec { limited_transmit: Some(true), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 4.0);
+    assert_eq!(h.ack(1, &[], false), vec![5]);
+    assert_eq!(h.cwnd(), 4.0);
+    assert_eq!(h.ack(1, &[], false), vec![6]);
+    // FlightSize is 6 at the third: ssthresh 3, cwnd 3 + 3 = 6, nothing beyond the 6 out.
+    assert_eq!(h.ack(1, &[], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (3.0, 6.0));
+}
+
+/// RFC 6675 §5 step (3): with SACK, before DupThresh, new data as the pipe allows: each
+/// duplicate ACK SACKs one more segment, so the pipe (4 out, less the SACKed) leaves room
+/// for one new segment each time.
+#[test]
+fn sack_duplicate_acks_send_new_data_as_the_pipe_allows() {
+    let spec = TcpSpec { sack: Some(true), sack_limited_transmit: Some(true), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 4.0);
+    assert_eq!(h.ack(1, &[(2, 2)], false), vec![5]);
+    assert_eq!(h.ack(1, &[(2, 3)], false), vec![6]);
+    assert_eq!(h.cwnd(), 4.0);
+}
+
+/// RFC 6937 §3 with PRR-SSRB: 20 segments out (RecoverFS 20), segment 1 lost, ssthresh 10;
+/// duplicate ACK k SACKs segments 2..k+1. From the third (recovery, retransmit 1, prr_out 1)
+/// prr_delivered = k − 2 and pipe = 20 + new − k. While pipe > ssthresh PRR allows
+/// ⌈(k − 2)·10/20⌉ − prr_out: one new segment every second ACK (k = 5, 7, 9, 11, 13). At
+/// k = 15 the pipe is 10 = ssthresh: min(ssthresh − pipe, ...) = 0; from k = 16 the pipe is
+/// 9 and each ACK sends one (the reduction bound max(prr_delivered − prr_out, 1) + 1 ≥ 1).
+#[test]
+fn prr_spreads_the_reduction_over_the_recovery() {
+    let spec = TcpSpec { sack: Some(true), prr: Some(crate::scenario::PrrSpec::Ssrb), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 20.0);
+    let mut sent_at = vec![];
+    for k in 1..=19 {
+        for seg in h.ack(1, &[(2, k + 1)], false) {
+            sent_at.push((k, seg));
+        }
+    }
+    let expected = [(3, 1), (5, 21), (7, 22), (9, 23), (11, 24), (13, 25), (16, 26), (17, 27), (18, 28), (19, 29)];
+    assert_eq!(sent_at, expected);
+    assert_eq!(h.ssthresh(), 10.0);
+    // The full ACK ends recovery with cwnd = ssthresh.
+    h.ack(30, &[], false);
+    assert_eq!(h.cwnd(), 10.0);
 }

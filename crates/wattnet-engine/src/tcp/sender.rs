@@ -1,11 +1,11 @@
 //! The data sender: handshake, sending within min(cwnd, rwnd), the retransmission timer,
 //! loss recovery (Tahoe, Reno, NewReno, SACK) and ECN reactions.
 
-use std::collections::VecDeque;
-
-use super::cc::{self, Ack, Congestion, CongestionControl, Window};
+use super::cc::{Ack, CongState, Congestion, SubflowView, Subflows, Window};
+use super::group::Group;
 use super::rto::RtoEstimator;
-use super::{Ctx, EcnMode, Recovery, RttSampling, TcpConfig, TcpTimer};
+use super::scoreboard::{Scoreboard, Sent};
+use super::{Ctx, EcnMode, Prr, Recovery, RttSampling, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, TcpHeader};
 use crate::time::{after, Time};
 use crate::timer::Timer;
@@ -34,18 +34,6 @@ pub struct SenderStats {
     pub acks_received: u64,
 }
 
-/// A segment sent and not yet cumulatively acknowledged.
-#[derive(Clone, Copy, Debug)]
-struct Sent {
-    start: u64,
-    end: u64,
-    sent_at: Time,
-    retransmitted: bool,
-    sacked: bool,
-    /// RFC 6675 IsLost, as of the last scoreboard pass.
-    lost: bool,
-}
-
 pub struct Sender {
     mss: u32,
     header_bytes: u32,
@@ -56,27 +44,38 @@ pub struct Sender {
     ecn_mode: EcnMode,
     syn_retries: u32,
     advertised_window: u64,
+    timestamps: bool,
+    limited_transmit: bool,
+    sack_limited_transmit: bool,
+    sack_across_rto: bool,
+    prr: Prr,
     pub state: SenderState,
-    cc: Box<dyn CongestionControl>,
+    /// This subflow's index in its connection's group.
+    index: usize,
     pub window: Window,
+    pub cong: CongState,
     snd_una: u64,
     snd_nxt: u64,
     snd_max: u64,
-    /// First sequence number after the data; the FIN takes this number. `u64::MAX`: endless.
+    /// First sequence number after the data; the FIN takes this number. `u64::MAX` until the
+    /// connection's stream has handed out its last byte.
     data_end: u64,
     rwnd: u64,
     /// What the sender acknowledges of the receiver's sequence space (its SYN and FIN).
     rcv_ack: u64,
     dupacks: u32,
-    in_recovery: bool,
     /// RFC 6582 `recover`, RFC 6675 RecoveryPoint.
     recover: u64,
     partial_acks: u32,
-    /// RFC 6675 HighRxt: the end of the highest segment retransmitted in this recovery.
-    high_rxt: u64,
+    /// RFC 6937 state, in segments: RecoverFS, prr_delivered, prr_out, and the data the
+    /// current ACK delivered (cumulatively or by SACK).
+    recover_fs: f64,
+    prr_delivered: f64,
+    prr_out: f64,
+    delivered: f64,
     rto: RtoEstimator,
     timer: Timer,
-    sent: VecDeque<Sent>,
+    sent: Scoreboard,
     /// ns-2 style timing of one segment per RTT: (sequence that ends it, send time).
     timed: Option<(u64, Time)>,
     ecn: bool,
@@ -85,15 +84,16 @@ pub struct Sender {
     reduced_until: u64,
     syn_sent_at: Time,
     syn_tries: u32,
+    min_rtt: Option<Time>,
+    last_loss: Option<Time>,
     pub stats: SenderStats,
 }
 
 impl Sender {
-    /// A sender with `bytes` to send (`None`: endless).
-    pub fn new(cfg: &TcpConfig, bytes: Option<u64>) -> Sender {
-        let cc = cc::from_spec(&cfg.cc);
+    /// Subflow `index` of `group`, sending the data the group grants it.
+    pub fn new(cfg: &TcpConfig, group: &Group, index: usize) -> Sender {
         // An algorithm's own initial ssthresh (a Linux module parameter) replaces the default.
-        let ssthresh = cc.initial_ssthresh().unwrap_or(cfg.initial_ssthresh);
+        let ssthresh = group.cc.initial_ssthresh().unwrap_or(cfg.initial_ssthresh);
         Sender {
             mss: cfg.mss,
             header_bytes: cfg.header_bytes,
@@ -104,29 +104,39 @@ impl Sender {
             ecn_mode: cfg.ecn,
             syn_retries: cfg.syn_retries,
             advertised_window: cfg.receive_window,
+            timestamps: cfg.timestamps,
+            limited_transmit: cfg.limited_transmit,
+            sack_limited_transmit: cfg.sack_limited_transmit,
+            sack_across_rto: cfg.sack_across_rto,
+            prr: cfg.prr,
             state: SenderState::Listen,
-            cc,
+            index,
             window: Window { cwnd: cfg.initial_window, ssthresh },
+            cong: CongState::Open,
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
-            data_end: bytes.map_or(u64::MAX, |b| 1 + b),
+            data_end: u64::MAX,
             rwnd: cfg.receive_window,
             rcv_ack: 0,
             dupacks: 0,
-            in_recovery: false,
             recover: 0,
             partial_acks: 0,
-            high_rxt: 0,
+            recover_fs: 0.0,
+            prr_delivered: 0.0,
+            prr_out: 0.0,
+            delivered: 0.0,
             rto: RtoEstimator::new(cfg.rto),
             timer: Timer::default(),
-            sent: VecDeque::new(),
+            sent: Scoreboard::default(),
             timed: None,
             ecn: false,
             cwr_pending: false,
             reduced_until: 0,
             syn_sent_at: 0,
             syn_tries: 0,
+            min_rtt: None,
+            last_loss: None,
             stats: SenderStats::default(),
         }
     }
@@ -145,9 +155,29 @@ impl Sender {
         self.snd_max.saturating_sub(self.snd_una)
     }
 
-    /// The transfer's size, `None` for an endless one.
-    pub fn transfer_bytes(&self) -> Option<u64> {
-        (self.data_end != u64::MAX).then(|| self.data_end - 1)
+    /// Handshake segments (SYN or SYN-ACK) sent again after a timeout.
+    pub fn syn_retries(&self) -> u32 {
+        self.syn_tries
+    }
+
+    /// What the congestion controller may read of this subflow.
+    pub fn view(&self) -> SubflowView {
+        SubflowView {
+            cwnd: self.window.cwnd,
+            ssthresh: self.window.ssthresh,
+            srtt: self.rto.srtt(),
+            min_rtt: self.min_rtt,
+            state: self.cong,
+            in_flight: self.in_flight(),
+            losses: self.stats.fast_retransmits + self.stats.timeouts + self.stats.ecn_reductions,
+            last_loss: self.last_loss,
+        }
+    }
+
+    /// Publishes this subflow's view to the group and returns the group as a hook sees it.
+    fn publish<'a>(&self, views: &'a mut [SubflowView]) -> Subflows<'a> {
+        views[self.index] = self.view();
+        Subflows { index: self.index, all: views }
     }
 
     /// Data bytes acknowledged by the receiver.
@@ -174,7 +204,7 @@ impl Sender {
         ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
     }
 
-    pub fn on_packet(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+    pub fn on_packet(&mut self, h: &TcpHeader, ctx: &mut Ctx, g: &mut Group) {
         match self.state {
             SenderState::Listen if h.has(flags::SYN) => {
                 self.ecn = self.ecn_mode != EcnMode::Off && h.has(flags::ECE) && h.has(flags::CWR);
@@ -186,7 +216,7 @@ impl Sender {
             SenderState::SynReceived if h.has(flags::SYN) => self.send_syn(ctx),
             SenderState::SynReceived if h.has(flags::ACK) && h.ack == 1 => {
                 self.establish(ctx);
-                self.send_data(ctx);
+                self.send_data(ctx, g);
             }
             SenderState::SynSent if h.has(flags::SYN) && h.has(flags::ACK) && h.ack == 1 => {
                 self.ecn = self.ecn_mode != EcnMode::Off && h.has(flags::ECE) && !h.has(flags::CWR);
@@ -194,9 +224,9 @@ impl Sender {
                 self.establish(ctx);
                 // RFC 9293 §3.5: the third segment of the handshake.
                 self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
-                self.send_data(ctx);
+                self.send_data(ctx, g);
             }
-            SenderState::Established => self.on_ack(h, ctx),
+            SenderState::Established => self.on_ack(h, ctx, g),
             SenderState::Closed if h.has(flags::FIN) => self.emit(ctx, self.snd_max, 0, flags::ACK, Ecn::NotEct),
             _ => {}
         }
@@ -218,24 +248,28 @@ impl Sender {
         self.state = SenderState::Established;
     }
 
-    fn on_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+    fn on_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx, g: &mut Group) {
         if h.has(flags::SYN) {
             // The SYN-ACK again: our handshake ACK was lost.
             return self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
         }
         self.stats.acks_received += 1;
         self.rwnd = h.window;
+        self.delivered = 0.0;
         if self.recovery == Recovery::Sack {
-            self.mark_sacked(h);
+            // RFC 6675 §5 Update() and IsLost, incrementally.
+            let newly = self.sent.sack(&h.sack[..h.sack_blocks as usize], self.snd_una);
+            self.sent.mark_lost(self.dupthresh);
+            self.delivered = newly as f64 / self.mss as f64;
         }
         if h.ack > self.snd_una && h.ack <= self.snd_max {
-            self.new_ack(h, ctx);
+            self.new_ack(h, ctx, g);
         } else if h.ack == self.snd_una && self.snd_max > self.snd_una && h.len == 0 && !h.has(flags::FIN) {
             // RFC 5681 §2 duplicate ACK (ns-2 does not require an unchanged window, and AWM
             // rewrites it, so neither do we).
-            self.duplicate_ack(ctx);
+            self.duplicate_ack(ctx, g);
         }
-        if h.has(flags::FIN) && self.snd_una == self.data_end + 1 {
+        if h.has(flags::FIN) && self.data_end != u64::MAX && self.snd_una == self.data_end + 1 {
             // RFC 9293 §3.6: acknowledge the receiver's FIN; both directions are closed.
             self.rcv_ack = h.seq + 1;
             self.emit(ctx, self.snd_una, 0, flags::ACK, Ecn::NotEct);
@@ -243,32 +277,47 @@ impl Sender {
             self.state = SenderState::Closed;
             return;
         }
-        self.send_data(ctx);
+        self.send_data(ctx, g);
     }
 
-    fn new_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx) {
+    fn new_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx, g: &mut Group) {
         let ack = h.ack;
         let acked_bytes = ack - self.snd_una;
         // FlightSize when the signal arrived, for an ECN reaction on this ACK.
         let flight_before = self.in_flight() as f64 / self.mss as f64;
-        let rtt = self.take_rtt_sample(ack, ctx.now);
+        let rtt = if self.timestamps {
+            // RFC 7323 §4.1 (RTTM): every ACK of new data gives a sample from its echoed
+            // timestamp, retransmissions included (§4.2), so a timeout's back-off ends as soon
+            // as the path delivers again.
+            Some(ctx.now.saturating_sub(h.ts_ecr))
+        } else {
+            self.take_rtt_sample(ack, ctx.now)
+        };
         if let Some(r) = rtt {
             self.rto.sample(r);
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
         // The algorithm sees a Karn-safe sample on every ACK, however the RTO estimator times
         // segments (docs/models/congestion-control.md §1): Linux passes one to `pkts_acked` per ACK, and ns-2's Vegas
         // agent times every segment (`v_sendtime_`) although its RTO times one per RTT.
         // Vegas needs more than two samples per round (docs/models/congestion-control.md §2, Vegas) or it only ever runs Reno.
         let cc_rtt = match self.sampling {
+            _ if self.timestamps => rtt,
             RttSampling::EveryAck => rtt,
             RttSampling::OncePerRtt => self.karn_sample(ack, ctx.now),
         };
-        while self.sent.front().is_some_and(|s| s.end <= ack) {
-            self.sent.pop_front();
-        }
+        // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed bytes.
+        let sacked_before = self.sent.cumulative_ack(ack);
+        self.delivered += (acked_bytes - sacked_before) as f64 / self.mss as f64;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
         self.dupacks = 0;
+        self.cong = match self.cong {
+            CongState::Disorder => CongState::Open,
+            // The window reduced by the mark or the timeout is acknowledged.
+            CongState::Cwr | CongState::Loss if ack >= self.reduced_until => CongState::Open,
+            c => c,
+        };
         let mss = self.mss as f64;
         let info = Ack {
             now: ctx.now,
@@ -278,14 +327,14 @@ impl Sender {
             snd_una: ack as f64 / mss,
             snd_nxt: self.snd_max as f64 / mss,
         };
-        self.cc.on_ack(&self.window, &info);
+        g.cc.on_ack(self.publish(&mut g.views), &self.window, &info);
         let mut restart_timer = true;
-        if self.in_recovery {
+        if self.cong == CongState::Recovery {
             match self.recovery {
                 // RFC 5681 §3.2 step 6: the first new ACK deflates cwnd and ends recovery.
-                Recovery::Reno => self.end_recovery(ctx.now),
+                Recovery::Reno => self.end_recovery(ctx.now, g),
                 // RFC 6582 §3.2 step 3: a full ACK ends recovery with cwnd = ssthresh.
-                Recovery::NewReno | Recovery::Sack if ack > self.recover => self.end_recovery(ctx.now),
+                Recovery::NewReno | Recovery::Sack if ack > self.recover => self.end_recovery(ctx.now, g),
                 Recovery::NewReno => {
                     // RFC 6582 §3.2 step 3: partial ACK: retransmit the next hole, deflate by
                     // the amount acked, add back one SMSS if at least one was acked.
@@ -302,15 +351,16 @@ impl Sender {
             // RFC 3168 §6.1.2: react to ECE like a loss, at most once per window, without
             // retransmitting; then send CWR. No ECN-Echo ACK ever grows cwnd.
             if ack > self.reduced_until {
-                self.reduce(Congestion::Ecn, flight_before, ctx.now);
+                self.reduce(Congestion::Ecn, flight_before, ctx.now, g);
                 self.window.cwnd = self.window.ssthresh.max(1.0);
+                self.cong = CongState::Cwr;
                 self.cwr_pending = true;
                 self.stats.ecn_reductions += 1;
             }
         } else {
             // RFC 3465 §2.2: growth is credited for at most L segments per ACK.
             let credit = Ack { acked: info.acked.min(self.abc_limit), ..info };
-            self.cc.grow(&mut self.window, &credit);
+            g.cc.grow(self.publish(&mut g.views), &mut self.window, &credit);
         }
         if self.snd_una >= self.snd_max {
             self.timer.cancel();
@@ -340,9 +390,9 @@ impl Sender {
         (!first.retransmitted).then(|| now - first.sent_at)
     }
 
-    fn duplicate_ack(&mut self, ctx: &mut Ctx) {
+    fn duplicate_ack(&mut self, ctx: &mut Ctx, g: &mut Group) {
         self.dupacks += 1;
-        if self.in_recovery {
+        if self.cong == CongState::Recovery {
             // RFC 5681 §3.2 step 4: each further duplicate ACK inflates cwnd by one segment
             // (SACK recovery counts the pipe instead).
             if self.recovery != Recovery::Sack {
@@ -350,9 +400,13 @@ impl Sender {
             }
             return;
         }
-        let lost_by_sack =
-            self.recovery == Recovery::Sack && self.sent.iter().filter(|s| s.sacked).count() >= self.dupthresh as usize;
+        // RFC 6675 §5: recovery also starts when IsLost(HighACK + 1), i.e. DupThresh segments
+        // are SACKed above snd_una, before DupThresh duplicate ACKs have arrived.
+        let lost_by_sack = self.recovery == Recovery::Sack && self.sent.sacked_count() >= self.dupthresh;
         if self.dupacks != self.dupthresh && !lost_by_sack {
+            if self.cong == CongState::Open {
+                self.cong = CongState::Disorder;
+            }
             return;
         }
         // No new fast retransmit inside the window of the last recovery or timeout.
@@ -371,30 +425,34 @@ impl Sender {
         }
         self.stats.fast_retransmits += 1;
         self.recover = self.snd_max - 1;
-        self.reduce(Congestion::Loss, self.in_flight() as f64 / self.mss as f64, ctx.now);
+        self.reduce(Congestion::Loss, self.in_flight() as f64 / self.mss as f64, ctx.now, g);
         match self.recovery {
             Recovery::Tahoe => {
                 // docs/models/congestion-control.md §1 (loss recovery): slow start from one segment, resending from snd_una.
                 self.window.cwnd = 1.0;
                 self.snd_nxt = self.snd_una;
                 self.timed = None;
-                self.cc.on_recovery_end(&self.window, ctx.now);
+                self.cong = CongState::Loss;
+                g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, ctx.now);
             }
             Recovery::Reno | Recovery::NewReno => {
                 // RFC 5681 §3.2 steps 2–3: retransmit, cwnd = ssthresh + 3.
-                self.in_recovery = true;
+                self.cong = CongState::Recovery;
                 self.partial_acks = 0;
                 self.window.cwnd = self.window.ssthresh + self.dupthresh as f64;
                 self.retransmit(self.snd_una, ctx);
             }
             Recovery::Sack => {
                 // RFC 6675 §5 steps 4.1–4.3: RecoveryPoint = HighData, cwnd = ssthresh,
-                // retransmit the first unacknowledged segment.
-                self.in_recovery = true;
+                // retransmit the first unacknowledged segment; NextSeg starts over.
+                self.cong = CongState::Recovery;
                 self.window.cwnd = self.window.ssthresh;
+                self.sent.restart_cursor();
+                // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; prr_delivered = prr_out = 0.
+                self.recover_fs = self.in_flight() as f64 / self.mss as f64;
+                self.prr_delivered = 0.0;
+                self.prr_out = 0.0;
                 self.retransmit(self.snd_una, ctx);
-                // RFC 6675 §2: HighRxt, the highest sequence number retransmitted.
-                self.high_rxt = self.sent.front().map_or(self.snd_una, |s| s.end);
             }
         }
         let deadline = after(ctx.now, self.rto.rto());
@@ -403,19 +461,20 @@ impl Sender {
 
     /// A congestion signal with FlightSize `flight` (segments): new ssthresh from the
     /// algorithm, and no second reduction for losses or marks in the same window (RFC 3168 §6.1.2).
-    fn reduce(&mut self, why: Congestion, flight: f64, now: Time) {
-        self.window.ssthresh = self.cc.ssthresh(&self.window, flight, why, now);
+    fn reduce(&mut self, why: Congestion, flight: f64, now: Time, g: &mut Group) {
+        self.window.ssthresh = g.cc.ssthresh(self.publish(&mut g.views), &self.window, flight, why, now);
         self.reduced_until = self.snd_max;
+        self.last_loss = Some(now);
     }
 
-    fn end_recovery(&mut self, now: Time) {
-        self.in_recovery = false;
+    fn end_recovery(&mut self, now: Time, g: &mut Group) {
+        self.cong = CongState::Open;
         self.window.cwnd = self.window.ssthresh;
-        self.cc.on_recovery_end(&self.window, now);
+        g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, now);
     }
 
     /// The retransmission timer fired.
-    pub fn on_timer(&mut self, ctx: &mut Ctx) {
+    pub fn on_timer(&mut self, ctx: &mut Ctx, g: &mut Group) {
         if !ctx.expired(&mut self.timer, TcpTimer::Retransmit) {
             return;
         }
@@ -442,7 +501,7 @@ impl Sender {
                 // 5681 §3.2 step 4 (segments that have left the network), so recomputing
                 // would raise ssthresh above what the path held.
                 if self.snd_una >= self.reduced_until {
-                    self.reduce(Congestion::Timeout, self.in_flight() as f64 / self.mss as f64, ctx.now);
+                    self.reduce(Congestion::Timeout, self.in_flight() as f64 / self.mss as f64, ctx.now, g);
                 }
                 // The window of this timeout runs to the highest sequence sent (Linux high_seq).
                 self.reduced_until = self.snd_max;
@@ -450,16 +509,21 @@ impl Sender {
                 self.rto.back_off();
                 // RFC 6582 §3.2 step 4: after a timeout, recover = highest sequence sent.
                 self.recover = self.snd_max - 1;
-                self.in_recovery = false;
+                self.cong = CongState::Loss;
                 self.dupacks = 0;
                 self.snd_nxt = self.snd_una;
                 self.timed = None;
-                // RFC 6675 §5.1: the scoreboard is discarded after a timeout (receivers may renege).
-                for s in &mut self.sent {
-                    s.sacked = false;
+                // RFC 6675 §5.1: SACK information may be kept across a timeout when reneging
+                // is detected; a cumulative ACK that stops at SACKed data shows the receiver
+                // discarded it (RFC 2018 §8), and then the scoreboard is cleared.
+                if !self.sack_across_rto || self.sent.head_is_sacked() {
+                    self.sent.forget_sacks();
                 }
-                self.cc.on_recovery_end(&self.window, ctx.now);
-                self.send_data(ctx);
+                // Every segment not SACKed is presumed lost and is resent in order (Linux
+                // `tcp_timeout_mark_lost`); with the scoreboard kept, SACKed data is not resent.
+                self.sent.timeout();
+                g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, ctx.now);
+                self.send_data(ctx, g);
             }
             _ => {}
         }
@@ -467,73 +531,103 @@ impl Sender {
 
     /// Sends what the window allows: new data, retransmissions after a timeout (go-back-N),
     /// and the FIN once all data is sent.
-    pub fn send_data(&mut self, ctx: &mut Ctx) {
+    pub fn send_data(&mut self, ctx: &mut Ctx, g: &mut Group) {
         if self.state != SenderState::Established {
             return;
         }
-        if self.in_recovery && self.recovery == Recovery::Sack {
-            return self.send_sack_recovery(ctx);
+        if self.recovery == Recovery::Sack {
+            match self.cong {
+                CongState::Recovery => return self.send_by_pipe(ctx, g, true),
+                CongState::Loss if self.sack_across_rto => return self.send_by_pipe(ctx, g, true),
+                // RFC 6675 §5 step (3): before DupThresh, new data as the pipe allows.
+                CongState::Disorder if self.sack_limited_transmit => return self.send_by_pipe(ctx, g, false),
+                _ => {}
+            }
         }
-        let window = (self.window.cwnd + 1e-9).floor().max(1.0) as u64 * self.mss as u64;
+        // RFC 3042 §2: on each of the first two duplicate ACKs one segment of new data
+        // beyond cwnd, up to cwnd + 2 segments.
+        let extra = if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
+        let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
         loop {
+            if self.snd_nxt == self.snd_max && self.data_end == u64::MAX && g.stream.exhausted() {
+                self.data_end = self.snd_max;
+            }
             if self.snd_nxt >= self.data_end {
-                if self.snd_nxt == self.data_end && self.data_end != u64::MAX {
+                if self.snd_nxt == self.data_end {
                     self.send_segment(self.data_end, 0, ctx);
                     self.snd_nxt = self.data_end + 1;
                 }
                 break;
             }
-            let len = (self.data_end - self.snd_nxt).min(self.mss as u64);
+            // Resent data keeps its segments; new data is what the group grants.
+            let len = if self.snd_nxt < self.snd_max {
+                (self.snd_max - self.snd_nxt).min(self.mss as u64)
+            } else {
+                g.stream.available(self.mss as u64)
+            };
             let outstanding = self.snd_nxt - self.snd_una;
             // RFC 5681 §2: FlightSize may not exceed min(cwnd, rwnd).
             if outstanding + len > window || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss as u64) {
                 break;
+            }
+            if self.snd_nxt == self.snd_max {
+                g.stream.grant(len);
             }
             self.send_segment(self.snd_nxt, len as u32, ctx);
             self.snd_nxt += len;
         }
     }
 
-    /// RFC 6675 §5 step 4.3 and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg.
-    fn send_sack_recovery(&mut self, ctx: &mut Ctx) {
-        // One scoreboard pass: IsLost (§4: DupThresh SACKed segments above) and SetPipe.
-        let mut sacked_above = 0;
-        let mut pipe = 0.0;
-        for s in self.sent.iter_mut().rev() {
-            s.lost = !s.sacked && sacked_above >= self.dupthresh;
-            if s.sacked {
-                sacked_above += 1;
-            } else {
-                pipe += (!s.lost) as u32 as f64 + s.retransmitted as u32 as f64;
-            }
+    /// RFC 6675 §5 step (C) and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg
+    /// (lost segments first when `repair`, then new data).
+    fn send_by_pipe(&mut self, ctx: &mut Ctx, g: &mut Group, repair: bool) {
+        let mut pipe = self.sent.pipe() as f64;
+        if repair && self.cong == CongState::Recovery && self.prr != Prr::Off {
+            self.window.cwnd = pipe + self.prr_sndcnt(pipe);
         }
-        let mut cursor = 0;
         while self.window.cwnd - pipe >= 1.0 {
-            // NextSeg rule 1: the lowest lost, unSACKed segment above HighRxt.
-            while cursor < self.sent.len() && !(self.sent[cursor].lost && self.sent[cursor].start >= self.high_rxt) {
-                cursor += 1;
-            }
-            if let Some(s) = self.sent.get(cursor).copied() {
-                self.high_rxt = s.end;
+            // NextSeg rule 1: the lowest lost, unSACKed segment not yet retransmitted.
+            if let Some(s) = repair.then(|| self.sent.next_lost()).flatten() {
                 self.send_segment(s.start, (s.end - s.start) as u32, ctx);
                 pipe += 1.0;
                 continue;
             }
             // NextSeg rule 2: new data, if the receiver's window allows.
-            let len = self.data_end.saturating_sub(self.snd_max).min(self.mss as u64);
+            let len = if self.data_end == u64::MAX { g.stream.available(self.mss as u64) } else { 0 };
             if len == 0 || self.snd_max + len > self.snd_una + self.rwnd.max(self.mss as u64) {
                 break;
             }
+            g.stream.grant(len);
             self.send_segment(self.snd_max, len as u32, ctx);
             self.snd_nxt = self.snd_max;
             pipe += 1.0;
         }
     }
 
+    /// RFC 6937 §3: the segments PRR lets this ACK send, with pipe and ssthresh in segments.
+    fn prr_sndcnt(&mut self, pipe: f64) -> f64 {
+        let delivered = std::mem::take(&mut self.delivered);
+        self.prr_delivered += delivered;
+        let ssthresh = self.window.ssthresh;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional rate reduction.
+            (self.prr_delivered * ssthresh / self.recover_fs.max(1.0)).ceil() - self.prr_out
+        } else {
+            let limit = match self.prr {
+                // PRR-CRB: conservative, the ACK clock alone.
+                Prr::Crb => self.prr_delivered - self.prr_out,
+                // PRR-SSRB: slow start by one extra segment per ACK.
+                _ => (self.prr_delivered - self.prr_out).max(delivered) + 1.0,
+            };
+            (ssthresh - pipe).min(limit)
+        };
+        sndcnt.max(0.0)
+    }
+
     fn retransmit(&mut self, seq: u64, ctx: &mut Ctx) {
         let len = match self.sent.front() {
             Some(s) if s.start == seq => s.end - s.start,
-            _ => (self.data_end - seq).min(self.mss as u64),
+            _ => (self.snd_max - seq).min(self.mss as u64),
         };
         // The FIN alone occupies one sequence number and carries no data.
         let len = if seq == self.data_end { 0 } else { len };
@@ -555,26 +649,27 @@ impl Sender {
         self.emit(ctx, seq, len, f, ecn);
         if len > 0 {
             self.stats.data_packets += 1;
+            if self.cong == CongState::Recovery {
+                self.prr_out += 1.0; // RFC 6937 §3: prr_out counts every segment sent in recovery
+            }
         }
         let end = seq + len as u64 + fin as u64;
         if retransmission {
             self.stats.retransmissions += (len > 0) as u64;
             // Karn: a retransmitted segment never gives an RTT sample.
-            if let Some(s) = self.sent.iter_mut().find(|s| s.start == seq) {
-                s.retransmitted = true;
-                s.sent_at = ctx.now;
-            }
+            self.sent.retransmitted(seq, ctx.now);
             if self.timed.is_some_and(|(e, _)| e > seq) {
                 self.timed = None;
             }
         } else {
-            self.sent.push_back(Sent {
+            self.sent.push(Sent {
                 start: seq,
                 end,
                 sent_at: ctx.now,
                 retransmitted: false,
                 sacked: false,
                 lost: false,
+                retrans_out: false,
             });
             self.snd_max = end;
             if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {
@@ -588,17 +683,18 @@ impl Sender {
         }
     }
 
-    fn mark_sacked(&mut self, h: &TcpHeader) {
-        for &(l, r) in &h.sack[..h.sack_blocks as usize] {
-            for s in self.sent.iter_mut().filter(|s| s.start >= l && s.end <= r) {
-                s.sacked = true;
-            }
-        }
-    }
-
     fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
-        let tcp =
-            TcpHeader { seq, ack: self.rcv_ack, len, window: self.advertised_window, flags: f, ..Default::default() };
-        ctx.send(tcp, ecn, len + self.header_bytes);
+        // RFC 7323 §3: TSval is the sender's clock; the option takes 10 bytes, 12 padded.
+        let (ts_val, options) = if self.timestamps { (ctx.now, 12) } else { (0, 0) };
+        let tcp = TcpHeader {
+            seq,
+            ack: self.rcv_ack,
+            len,
+            window: self.advertised_window,
+            flags: f,
+            ts_val,
+            ..Default::default()
+        };
+        ctx.send(tcp, ecn, len + self.header_bytes + options);
     }
 }

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{slow_start, Ack, Congestion, CongestionControl, Window};
+use super::{slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
 use crate::time::Time;
 
 /// Linux `BICTCP_BETA_SCALE`: `beta` is in 1/1024.
@@ -119,7 +119,7 @@ impl Bic {
 }
 
 impl CongestionControl for Bic {
-    fn grow(&mut self, w: &mut Window, ack: &Ack) {
+    fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
         let left = slow_start(w, ack.acked);
         if left > 0.0 {
             w.cwnd += left / self.cnt(w.cwnd);
@@ -127,7 +127,7 @@ impl CongestionControl for Bic {
     }
 
     /// Linux `bictcp_recalc_ssthresh`; it reads cwnd, not FlightSize.
-    fn ssthresh(&mut self, w: &Window, _flight: f64, why: Congestion, _now: Time) -> f64 {
+    fn ssthresh(&mut self, _g: Subflows, w: &Window, _flight: f64, why: Congestion, _now: Time) -> f64 {
         let p = &self.params;
         let snd_cwnd = w.cwnd as u32;
         // tcp_bic.c "Wmax and fast convergence": release bandwidth if the loss came early.
@@ -167,14 +167,14 @@ mod tests {
     /// A BIC that has seen one loss at `cwnd` (first loss: last_max_cwnd = cwnd).
     fn after_loss_at(cwnd: f64) -> Bic {
         let mut bic = Bic::new(BicParams::default());
-        bic.ssthresh(&Window { cwnd, ssthresh: 1e9 }, cwnd, Congestion::Loss, 0);
+        bic.ssthresh(Subflows::ALONE, &Window { cwnd, ssthresh: 1e9 }, cwnd, Congestion::Loss, 0);
         bic
     }
 
     /// Feeds `n` ACKs of one segment each.
     fn feed(bic: &mut Bic, w: &mut Window, n: usize) {
         for _ in 0..n {
-            bic.grow(w, &ack(1.0));
+            bic.grow(Subflows::ALONE, w, &ack(1.0));
         }
     }
 
@@ -184,7 +184,7 @@ mod tests {
         let mut bic = after_loss_at(100.0);
         assert_eq!(bic.last_max_cwnd, 100);
         let mut w = Window { cwnd: 80.0, ssthresh: 79.0 };
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - (80.0 + 1.0 / 16.0)).abs() < 1e-12);
         // One RTT (80 ACKs). cnt = 16 held for the RTT would give +5; the step shrinks as cwnd
         // climbs. Worked by hand: at dist 5 each ACK adds 5/c, so c² grows by 10 per ACK:
@@ -200,7 +200,7 @@ mod tests {
         // tcp.md §1 check 2: last_max 1000, cwnd 500 → dist 125 > 16 → cnt = 500/16 = 31.25.
         let mut bic = after_loss_at(1000.0);
         let mut w = Window { cwnd: 500.0, ssthresh: 400.0 };
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - (500.0 + 1.0 / 31.25)).abs() < 1e-12);
         // One RTT of 500 ACKs at +16/c each: c² grows by 32 per ACK,
         // 500² + 32·500 = 266000 → c = 515.75 (+15.75 ≈ 16 per RTT).
@@ -216,13 +216,13 @@ mod tests {
         assert_eq!(bic.last_max_cwnd, 120);
         // The fraction of cwnd is Linux's snd_cwnd_cnt, not part of snd_cwnd.
         let w = Window { cwnd: 100.7, ssthresh: 95.0 };
-        assert_eq!(bic.ssthresh(&w, 100.0, Congestion::Loss, 0), 79.0);
+        assert_eq!(bic.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Loss, 0), 79.0);
         assert_eq!(bic.last_max_cwnd, 89);
         assert_eq!(bic.loss_cwnd, 100);
 
         let mut slow = Bic::new(BicParams { fast_convergence: false, ..Default::default() });
-        slow.ssthresh(&Window { cwnd: 120.0, ssthresh: 1e9 }, 120.0, Congestion::Loss, 0);
-        assert_eq!(slow.ssthresh(&w, 100.0, Congestion::Loss, 0), 79.0);
+        slow.ssthresh(Subflows::ALONE, &Window { cwnd: 120.0, ssthresh: 1e9 }, 120.0, Congestion::Loss, 0);
+        assert_eq!(slow.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Loss, 0), 79.0);
         assert_eq!(slow.last_max_cwnd, 100);
     }
 
@@ -230,10 +230,16 @@ mod tests {
     fn small_windows_halve_like_reno() {
         // cwnd ≤ low_window (14): ssthresh = max(cwnd >> 1, 2): 14 → 7, 3 → 2.
         let mut bic = Bic::new(BicParams::default());
-        assert_eq!(bic.ssthresh(&Window { cwnd: 14.0, ssthresh: 1e9 }, 14.0, Congestion::Loss, 0), 7.0);
-        assert_eq!(bic.ssthresh(&Window { cwnd: 3.0, ssthresh: 1e9 }, 3.0, Congestion::Ecn, 0), 2.0);
+        assert_eq!(
+            bic.ssthresh(Subflows::ALONE, &Window { cwnd: 14.0, ssthresh: 1e9 }, 14.0, Congestion::Loss, 0),
+            7.0
+        );
+        assert_eq!(bic.ssthresh(Subflows::ALONE, &Window { cwnd: 3.0, ssthresh: 1e9 }, 3.0, Congestion::Ecn, 0), 2.0);
         // Just above: ⌊15·819/1024⌋ = ⌊11.997⌋ = 11.
-        assert_eq!(bic.ssthresh(&Window { cwnd: 15.0, ssthresh: 1e9 }, 15.0, Congestion::Loss, 0), 11.0);
+        assert_eq!(
+            bic.ssthresh(Subflows::ALONE, &Window { cwnd: 15.0, ssthresh: 1e9 }, 15.0, Congestion::Loss, 0),
+            11.0
+        );
     }
 
     #[test]
@@ -243,8 +249,8 @@ mod tests {
         let mut reno_w = w;
         // Slow start 8 → 10, then +1/cwnd per segment up to snd_cwnd 14 (cwnd < 15).
         for _ in 0..100 {
-            bic.grow(&mut w, &ack(1.0));
-            Reno.grow(&mut reno_w, &ack(1.0));
+            bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
+            Reno.grow(Subflows::ALONE, &mut reno_w, &ack(1.0));
             if reno_w.cwnd >= 15.0 {
                 break;
             }
@@ -256,7 +262,7 @@ mod tests {
         // Reno adds 1/15.
         let before = w.cwnd;
         assert!(before < 16.0);
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - before - 1.0).abs() < 1e-12, "added {}", w.cwnd - before);
     }
 
@@ -267,7 +273,7 @@ mod tests {
         // whole segment of the window at the round's start.
         let mut bic = Bic::new(BicParams::default());
         let mut w = Window { cwnd: 100.0, ssthresh: 1e9 };
-        w.ssthresh = bic.ssthresh(&w, 100.0, Congestion::Loss, 0);
+        w.ssthresh = bic.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Loss, 0);
         w.cwnd = w.ssthresh;
         assert_eq!(w.cwnd, 79.0);
         let mut trace = vec![w.cwnd];
@@ -309,10 +315,10 @@ mod tests {
         // cnt = 3·110/10 = 33. At 150 ≥ 148: +16 per RTT, cnt = 150/16 = 9.375.
         let mut bic = after_loss_at(100.0);
         let mut w = Window { cwnd: 110.0, ssthresh: 80.0 };
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - (110.0 + 1.0 / 33.0)).abs() < 1e-12);
         let mut w = Window { cwnd: 150.0, ssthresh: 80.0 };
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - (150.0 + 1.0 / 9.375)).abs() < 1e-12);
     }
 
@@ -321,12 +327,12 @@ mod tests {
         // No loss: last_max 0, cwnd 400 ≥ 48 → cnt = 400/16 = 25, capped to 20: +1/20 per ACK.
         let mut fresh = Bic::new(BicParams::default());
         let mut w = Window { cwnd: 400.0, ssthresh: 300.0 };
-        fresh.grow(&mut w, &ack(1.0));
+        fresh.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - 400.05).abs() < 1e-12);
         // After a loss at 200 the cap is off: 400 ≥ 200 + 48 → cnt 25 → +0.04.
         let mut lost = after_loss_at(200.0);
         let mut w = Window { cwnd: 400.0, ssthresh: 300.0 };
-        lost.grow(&mut w, &ack(1.0));
+        lost.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - 400.04).abs() < 1e-12);
     }
 
@@ -337,10 +343,10 @@ mod tests {
         // Without the reset last_max would be ⌊90·1843/2048⌋ = 80 → cnt = 3·90/10 = 27.
         let mut bic = after_loss_at(100.0);
         let w = Window { cwnd: 90.0, ssthresh: 79.0 };
-        assert_eq!(bic.ssthresh(&w, 90.0, Congestion::Timeout, 0), 71.0);
+        assert_eq!(bic.ssthresh(Subflows::ALONE, &w, 90.0, Congestion::Timeout, 0), 71.0);
         assert_eq!((bic.last_max_cwnd, bic.loss_cwnd), (0, 0));
         let mut w = Window { cwnd: 90.0, ssthresh: 71.0 };
-        bic.grow(&mut w, &ack(1.0));
+        bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
         assert!((w.cwnd - (90.0 + 1.0 / 5.625)).abs() < 1e-12);
     }
 

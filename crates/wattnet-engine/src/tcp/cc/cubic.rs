@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{slow_start, Ack, Congestion, CongestionControl, Window};
+use super::{slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
 use crate::time::{to_secs, Time};
 
 /// CUBIC's constants; the defaults are RFC 9438's (tcp.md §2).
@@ -79,11 +79,59 @@ pub struct Cubic {
     epoch: Option<Epoch>,
     /// RFC 6298 SRTT in seconds: RFC 9438 §4.1.2 takes RTT as the smoothed RTT.
     srtt: Option<f64>,
+    /// HyStart's delay detector, when enabled.
+    hystart: Option<HyStart>,
+}
+
+/// Linux `tcp_cubic.c` HyStart, delay-increase detection (Ha and Rhee, "Taming the elephants:
+/// New TCP slow start", Computer Networks, 2011): leave slow start when the minimum RTT of a
+/// round's first samples exceeds the connection's minimum by clamp(min/8, 4 ms, 16 ms).
+#[derive(Clone, Debug, Default)]
+struct HyStart {
+    found: bool,
+    /// The round ends when snd_una passes this (segments; Linux `end_seq`).
+    round_end: f64,
+    /// The smallest RTT of this round's samples, and how many were taken.
+    curr_rtt: Option<Time>,
+    samples: u32,
+    /// The smallest RTT seen (Linux `delay_min`).
+    delay_min: Option<Time>,
+}
+
+/// Linux `hystart_low_window`: HyStart acts from a window of 16 segments.
+const HYSTART_LOW_WINDOW: f64 = 16.0;
+/// Linux `HYSTART_MIN_SAMPLES`.
+const HYSTART_MIN_SAMPLES: u32 = 8;
+
+impl HyStart {
+    /// `hystart_update` for one ACK in slow start; true when slow start should end.
+    fn update(&mut self, ack: &Ack) -> bool {
+        if ack.snd_una > self.round_end {
+            // `bictcp_hystart_reset`: a new round.
+            self.round_end = ack.snd_nxt;
+            self.curr_rtt = None;
+            self.samples = 0;
+        }
+        let (Some(rtt), Some(delay_min)) = (ack.rtt, self.delay_min) else { return false };
+        self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
+        if self.samples < HYSTART_MIN_SAMPLES {
+            self.samples += 1;
+            return false;
+        }
+        let threshold = (delay_min / 8).clamp(crate::time::from_secs(0.004), crate::time::from_secs(0.016));
+        self.found = self.curr_rtt.is_some_and(|c| c > delay_min + threshold);
+        self.found
+    }
 }
 
 impl Cubic {
     pub fn new(params: CubicParams) -> Cubic {
-        Cubic { params, w_max: None, cwnd_prior: None, epoch: None, srtt: None }
+        Cubic { params, w_max: None, cwnd_prior: None, epoch: None, srtt: None, hystart: None }
+    }
+
+    /// CUBIC with HyStart's delay-based slow-start exit.
+    pub fn with_hystart(params: CubicParams) -> Cubic {
+        Cubic { hystart: Some(HyStart::default()), ..Cubic::new(params) }
     }
 
     fn start_epoch(&mut self, now: Time, cwnd: f64) -> Epoch {
@@ -103,7 +151,10 @@ impl Cubic {
 }
 
 impl CongestionControl for Cubic {
-    fn on_ack(&mut self, _w: &Window, ack: &Ack) {
+    fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
+        if let (Some(h), Some(r)) = (&mut self.hystart, ack.rtt) {
+            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
+        }
         if let Some(sample) = ack.rtt {
             let r = to_secs(sample);
             // RFC 6298 §2.2–2.3 with α = 1/8.
@@ -114,7 +165,12 @@ impl CongestionControl for Cubic {
         }
     }
 
-    fn grow(&mut self, w: &mut Window, ack: &Ack) {
+    fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
+        if let Some(h) = &mut self.hystart {
+            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack) {
+                w.ssthresh = w.cwnd; // Linux: snd_ssthresh = cwnd, congestion avoidance from here
+            }
+        }
         let acked = slow_start(w, ack.acked);
         if acked <= 0.0 {
             return;
@@ -142,7 +198,7 @@ impl CongestionControl for Cubic {
     }
 
     /// RFC 9438 §4.6–4.8 on cwnd (as Linux and tcp.md do; the RFC allows cwnd for flight_size).
-    fn ssthresh(&mut self, w: &Window, _flight: f64, why: Congestion, _now: Time) -> f64 {
+    fn ssthresh(&mut self, _g: Subflows, w: &Window, _flight: f64, why: Congestion, _now: Time) -> f64 {
         let p = &self.params;
         let cwnd = w.cwnd;
         self.cwnd_prior = Some(cwnd); // §4.6
@@ -154,11 +210,15 @@ impl CongestionControl for Cubic {
             _ => Some(cwnd),
         };
         self.epoch = None;
+        if let (Some(h), Congestion::Timeout) = (&mut self.hystart, why) {
+            // Linux `bictcp_state(TCP_CA_Loss)`: HyStart may act again in the next slow start.
+            *h = HyStart { delay_min: h.delay_min, ..HyStart::default() };
+        }
         (cwnd * p.beta).max(2.0) // §4.6: ssthresh ≥ 2 segments
     }
 
     /// A new congestion-avoidance stage starts at the next ACK (Linux: epoch_start = 0).
-    fn on_recovery_end(&mut self, _w: &Window, _now: Time) {
+    fn on_recovery_end(&mut self, _g: Subflows, _w: &Window, _now: Time) {
         self.epoch = None;
     }
 
@@ -186,9 +246,9 @@ mod tests {
     fn after_loss_at_100(params: CubicParams) -> (Cubic, Window) {
         let mut cubic = Cubic::new(params);
         let mut w = Window { cwnd: 100.0, ssthresh: 1e9 };
-        w.ssthresh = cubic.ssthresh(&w, 100.0, Congestion::Loss, 0);
+        w.ssthresh = cubic.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Loss, 0);
         w.cwnd = w.ssthresh;
-        cubic.on_recovery_end(&w, 0);
+        cubic.on_recovery_end(Subflows::ALONE, &w, 0);
         (cubic, w)
     }
 
@@ -212,7 +272,7 @@ mod tests {
         // The same K from the loss path: W_max = 100, cwnd_epoch = ssthresh = 0.7·100 = 70.
         let (mut cubic, mut w) = after_loss_at_100(CubicParams::default());
         assert_eq!(w.cwnd, 70.0);
-        cubic.grow(&mut w, &ack_at(from_secs(1.0), None));
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(from_secs(1.0), None));
         let e = cubic.epoch.unwrap();
         assert!((e.k - 4.2172).abs() < 1e-4 && e.w_max == 100.0, "{e:?}");
     }
@@ -234,8 +294,8 @@ mod tests {
         let mut prev = w.cwnd;
         while let Some(&next) = checkpoints.last() {
             let a = ack_at(now, Some(rtt));
-            cubic.on_ack(&w, &a);
-            cubic.grow(&mut w, &a);
+            cubic.on_ack(Subflows::ALONE, &w, &a);
+            cubic.grow(Subflows::ALONE, &mut w, &a);
             let t = to_secs(now - start);
             // Never beyond the target one RTT ahead, never shrinking.
             assert!(w.cwnd <= w_spec(t + 0.2) + 1e-9, "t {t}: cwnd {} above W(t+RTT)", w.cwnd);
@@ -257,22 +317,22 @@ mod tests {
         let (mut cubic, mut w) = after_loss_at_100(no_friendliness());
         let t0 = from_secs(5.0);
         let first = ack_at(t0, Some(rtt));
-        cubic.on_ack(&w, &first);
+        cubic.on_ack(Subflows::ALONE, &w, &first);
         // The epoch starts at t0 with K = 4.217.
-        cubic.grow(&mut w, &first);
+        cubic.grow(Subflows::ALONE, &mut w, &first);
         // 12 s later W(12.1) = 100 + 0.4·7.88³ ≈ 296 > 1.5·cwnd → target = 1.5·cwnd,
         // so this ACK adds exactly (1.5c − c)/c = 0.5 (unclamped it would add ≈ 3.2).
         let before = w.cwnd;
-        cubic.grow(&mut w, &ack_at(t0 + from_secs(12.0), None));
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(t0 + from_secs(12.0), None));
         assert!((w.cwnd - before - 0.5).abs() < 1e-12, "added {}", w.cwnd - before);
 
         // Lower bound: with cwnd 95 at t = 0.5 s, W(0.6) = 100 − 0.4·3.617³ = 81.1 < 95, so
         // target = cwnd and cwnd does not move (it is never pulled down towards W).
         let (mut cubic, mut w) = after_loss_at_100(no_friendliness());
-        cubic.on_ack(&w, &first);
-        cubic.grow(&mut w, &first);
+        cubic.on_ack(Subflows::ALONE, &w, &first);
+        cubic.grow(Subflows::ALONE, &mut w, &first);
         w.cwnd = 95.0;
-        cubic.grow(&mut w, &ack_at(t0 + from_secs(0.5), None));
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(t0 + from_secs(0.5), None));
         assert_eq!(w.cwnd, 95.0);
     }
 
@@ -281,19 +341,19 @@ mod tests {
         // tcp.md §2 check 3: loss at 90 with W_max 100 → W_max = 90·1.7/2 = 76.5, ssthresh 63.
         let (mut cubic, _) = after_loss_at_100(CubicParams::default());
         let w = Window { cwnd: 90.0, ssthresh: 70.0 };
-        assert!((cubic.ssthresh(&w, 90.0, Congestion::Loss, 0) - 63.0).abs() < 1e-12);
+        assert!((cubic.ssthresh(Subflows::ALONE, &w, 90.0, Congestion::Loss, 0) - 63.0).abs() < 1e-12);
         assert!((cubic.w_max.unwrap() - 76.5).abs() < 1e-12);
         assert_eq!(cubic.cwnd_prior, Some(90.0));
         // The next stage starts at cwnd_epoch 63: K = ∛((76.5 − 63)/0.4) = ∛33.75 = 3.2317.
         let mut w = Window { cwnd: 63.0, ssthresh: 63.0 };
-        cubic.on_recovery_end(&w, 0);
-        cubic.grow(&mut w, &ack_at(from_secs(1.0), None));
+        cubic.on_recovery_end(Subflows::ALONE, &w, 0);
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(from_secs(1.0), None));
         assert!((cubic.epoch.unwrap().k - 3.2317).abs() < 1e-4);
 
         // Without fast convergence W_max is cwnd at the loss; ssthresh is the same.
         let (mut plain, _) = after_loss_at_100(CubicParams { fast_convergence: false, ..Default::default() });
         let w = Window { cwnd: 90.0, ssthresh: 70.0 };
-        assert!((plain.ssthresh(&w, 90.0, Congestion::Ecn, 0) - 63.0).abs() < 1e-12);
+        assert!((plain.ssthresh(Subflows::ALONE, &w, 90.0, Congestion::Ecn, 0) - 63.0).abs() < 1e-12);
         assert_eq!(plain.w_max, Some(90.0));
     }
 
@@ -311,15 +371,15 @@ mod tests {
         let run = |params: CubicParams| {
             let mut cubic = Cubic::new(params);
             let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
-            w.ssthresh = cubic.ssthresh(&w, 10.0, Congestion::Loss, 0);
+            w.ssthresh = cubic.ssthresh(Subflows::ALONE, &w, 10.0, Congestion::Loss, 0);
             w.cwnd = w.ssthresh;
-            cubic.on_recovery_end(&w, 0);
+            cubic.on_recovery_end(Subflows::ALONE, &w, 0);
             let start = from_secs(1.0);
             let mut now = start;
             while now <= start + from_secs(0.020) {
                 let a = ack_at(now, Some(rtt));
-                cubic.on_ack(&w, &a);
-                cubic.grow(&mut w, &a);
+                cubic.on_ack(Subflows::ALONE, &w, &a);
+                cubic.grow(Subflows::ALONE, &mut w, &a);
                 now += (rtt as f64 / w.cwnd) as Time;
             }
             (cubic, w)
@@ -338,15 +398,15 @@ mod tests {
         // the first stage after it has K = 0 and W_max = cwnd_epoch = 56 (RFC 9438 §4.8).
         let (mut cubic, _) = after_loss_at_100(CubicParams::default());
         let w = Window { cwnd: 80.0, ssthresh: 70.0 };
-        assert!((cubic.ssthresh(&w, 80.0, Congestion::Timeout, 0) - 56.0).abs() < 1e-12);
+        assert!((cubic.ssthresh(Subflows::ALONE, &w, 80.0, Congestion::Timeout, 0) - 56.0).abs() < 1e-12);
         let mut w = Window { cwnd: 1.0, ssthresh: 56.0 };
-        cubic.on_recovery_end(&w, 0);
+        cubic.on_recovery_end(Subflows::ALONE, &w, 0);
         for i in 0..55 {
-            cubic.grow(&mut w, &ack_at(from_secs(1.0) + i, None));
+            cubic.grow(Subflows::ALONE, &mut w, &ack_at(from_secs(1.0) + i, None));
         }
         assert_eq!(w.cwnd, 56.0);
         assert!(cubic.epoch.is_none(), "no congestion avoidance yet");
-        cubic.grow(&mut w, &ack_at(from_secs(1.1), None));
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(from_secs(1.1), None));
         let e = cubic.epoch.unwrap();
         assert_eq!((e.k, e.w_max, e.cwnd_prior), (0.0, 56.0, 80.0));
     }
@@ -356,9 +416,9 @@ mod tests {
         // RFC 9438 §4.10: W_max undefined → K = 0, W_max = cwnd_prior = cwnd at that point.
         let mut cubic = Cubic::new(CubicParams::default());
         let mut w = Window { cwnd: 9.0, ssthresh: 10.0 };
-        cubic.grow(&mut w, &ack_at(0, None)); // slow start 9 → 10
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(0, None)); // slow start 9 → 10
         assert!(cubic.epoch.is_none());
-        cubic.grow(&mut w, &ack_at(1, None));
+        cubic.grow(Subflows::ALONE, &mut w, &ack_at(1, None));
         let e = cubic.epoch.unwrap();
         assert_eq!((e.k, e.w_max, e.cwnd_prior, e.w_est), (0.0, 10.0, 10.0, 10.0 + 1.0 / 10.0));
     }
@@ -368,8 +428,46 @@ mod tests {
         // Samples 100 ms then 200 ms: SRTT = 0.875·0.1 + 0.125·0.2 = 0.1125 s.
         let mut cubic = Cubic::new(CubicParams::default());
         let w = Window { cwnd: 10.0, ssthresh: 5.0 };
-        cubic.on_ack(&w, &ack_at(0, Some(from_secs(0.1))));
-        cubic.on_ack(&w, &ack_at(0, Some(from_secs(0.2))));
+        cubic.on_ack(Subflows::ALONE, &w, &ack_at(0, Some(from_secs(0.1))));
+        cubic.on_ack(Subflows::ALONE, &w, &ack_at(0, Some(from_secs(0.2))));
         assert!((cubic.srtt.unwrap() - 0.1125).abs() < 1e-12);
+    }
+
+    /// HyStart with a 100 ms minimum RTT: threshold clamp(12.5 ms, 4, 16) = 12.5 ms. A round
+    /// whose samples are all 112 ms stays in slow start; one whose nine samples are 113 ms
+    /// ends it on the ninth (eight samples first, Linux HYSTART_MIN_SAMPLES), ssthresh = cwnd.
+    #[test]
+    fn hystart_exits_slow_start_when_the_round_minimum_rises_past_the_threshold() {
+        let ms = |v: f64| from_secs(v / 1000.0);
+        let mut cubic = Cubic::with_hystart(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        let mut una = 0.0;
+        let mut round = |cubic: &mut Cubic, w: &mut Window, rtt: f64, n: usize| {
+            for i in 0..n {
+                // Each round starts with an ACK past the previous round's end.
+                una += if i == 0 { 1000.0 } else { 0.001 };
+                let a = Ack { now: 0, acked: 0.0, rtt: Some(ms(rtt)), ece: false, snd_una: una, snd_nxt: una + 100.0 };
+                cubic.on_ack(Subflows::ALONE, w, &a);
+                cubic.grow(Subflows::ALONE, w, &a);
+            }
+        };
+        round(&mut cubic, &mut w, 100.0, 9);
+        round(&mut cubic, &mut w, 112.0, 20);
+        assert_eq!(w.ssthresh, 1e9, "112 ms is within 100 + 12.5 ms");
+        round(&mut cubic, &mut w, 113.0, 8);
+        assert_eq!(w.ssthresh, 1e9, "eight samples are only gathered");
+        round(&mut cubic, &mut w, 113.0, 1);
+        assert_eq!(w.ssthresh, 1e9, "a new round starts its count again");
+        let mut again = Cubic::with_hystart(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        round(&mut again, &mut w, 100.0, 9);
+        round(&mut again, &mut w, 113.0, 9);
+        assert_eq!(w.ssthresh, 16.0, "the ninth 113 ms sample ends slow start at cwnd 16");
+        // Without HyStart the same samples keep slow start going.
+        let mut plain = Cubic::new(CubicParams::default());
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        round(&mut plain, &mut w, 100.0, 9);
+        round(&mut plain, &mut w, 113.0, 9);
+        assert_eq!(w.ssthresh, 1e9);
     }
 }

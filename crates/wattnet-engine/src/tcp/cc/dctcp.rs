@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{half_flight, Ack, Congestion, CongestionControl, Reno, Window};
+use super::{half_flight, Ack, Congestion, CongestionControl, Reno, Subflows, Window};
 use crate::time::Time;
 
 /// DCTCP's constants (tcp.md §4.3).
@@ -60,7 +60,7 @@ impl Dctcp {
 impl CongestionControl for Dctcp {
     /// RFC 8257 §3.3 steps 1–8, run before the ECE reaction of the same ACK (as Linux's
     /// `in_ack_event` runs before `tcp_fastretrans_alert`).
-    fn on_ack(&mut self, _w: &Window, ack: &Ack) {
+    fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
         self.acked += ack.acked; // steps 1–2
         if ack.ece {
             self.marked += ack.acked; // step 3
@@ -78,11 +78,11 @@ impl CongestionControl for Dctcp {
         self.marked = 0.0;
     }
 
-    fn grow(&mut self, w: &mut Window, ack: &Ack) {
-        Reno.grow(w, ack); // RFC 8257 §3.4 changes only the decrease
+    fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
+        Reno.grow(g, w, ack); // RFC 8257 §3.4 changes only the decrease
     }
 
-    fn ssthresh(&mut self, w: &Window, flight: f64, why: Congestion, _now: Time) -> f64 {
+    fn ssthresh(&mut self, _g: Subflows, w: &Window, flight: f64, why: Congestion, _now: Time) -> f64 {
         match why {
             // RFC 8257 §3.4: cwnd·(1 − α/2), at least 2 (Linux `dctcp_ssthresh`).
             Congestion::Ecn => (w.cwnd * (1.0 - self.alpha / 2.0)).max(2.0),
@@ -109,7 +109,7 @@ mod tests {
         let w = Window { cwnd: 10.0, ssthresh: 5.0 };
         for n in 1..=50 {
             let una = 10.0 * n as f64;
-            d.on_ack(&w, &ack(una, una + 10.0, 10.0, false));
+            d.on_ack(Subflows::ALONE, &w, &ack(una, una + 10.0, 10.0, false));
             if n == 16 {
                 assert!((d.alpha - 0.356).abs() < 0.0005, "α after 16 = {}", d.alpha);
             }
@@ -122,13 +122,13 @@ mod tests {
         let mut d = Dctcp::new(DctcpParams::default());
         let w = Window { cwnd: 10.0, ssthresh: 5.0 };
         // The first ACK closes the initial window (end 0), unmarked: α = 15/16; window end 11.
-        d.on_ack(&w, &ack(1.0, 11.0, 1.0, false));
+        d.on_ack(Subflows::ALONE, &w, &ack(1.0, 11.0, 1.0, false));
         assert_eq!(d.alpha, 15.0 / 16.0);
         assert_eq!(d.window_end, 11.0);
         // Next window: 10 segments acked up to 11, 3 of them by ECE ACKs → F = 0.3:
         // α = (15/16)² + 0.3/16 = 0.87890625 + 0.01875 = 0.89765625. Nothing changes before 11.
         for una in 2..=11 {
-            d.on_ack(&w, &ack(una as f64, una as f64 + 10.0, 1.0, (5..8).contains(&una)));
+            d.on_ack(Subflows::ALONE, &w, &ack(una as f64, una as f64 + 10.0, 1.0, (5..8).contains(&una)));
             if una < 11 {
                 assert_eq!(d.alpha, 15.0 / 16.0);
             }
@@ -138,7 +138,7 @@ mod tests {
         // closed the last one). ACKs to 13, 15, 17, 19 unmarked, to 21 marked and closing it:
         // 10 acked, 2 marked, F = 0.2: α = 0.89765625·15/16 + 0.2/16 = 0.841552734375 + 0.0125.
         for (una, ece) in [(13.0, false), (15.0, false), (17.0, false), (19.0, false), (21.0, true)] {
-            d.on_ack(&w, &ack(una, una + 10.0, 2.0, ece));
+            d.on_ack(Subflows::ALONE, &w, &ack(una, una + 10.0, 2.0, ece));
         }
         assert!((d.alpha - 0.854052734375).abs() < 1e-12, "α = {}", d.alpha);
     }
@@ -148,11 +148,11 @@ mod tests {
         // tcp.md §4.3 check 2: cwnd 100, α 0.5 → 100·(1 − 0.25) = 75; α 1 → 50 (like Reno).
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         let mut half = Dctcp::new(DctcpParams { alpha_init: 0.5, ..Default::default() });
-        assert_eq!(half.ssthresh(&w, 100.0, Congestion::Ecn, 0), 75.0);
+        assert_eq!(half.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);
         let mut full = Dctcp::new(DctcpParams::default());
-        assert_eq!(full.ssthresh(&w, 100.0, Congestion::Ecn, 0), 50.0);
+        assert_eq!(full.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 50.0);
         // Floor of 2 segments: cwnd 3, α 1 → 1.5 → 2.
-        assert_eq!(full.ssthresh(&Window { cwnd: 3.0, ssthresh: 1e9 }, 3.0, Congestion::Ecn, 0), 2.0);
+        assert_eq!(full.ssthresh(Subflows::ALONE, &Window { cwnd: 3.0, ssthresh: 1e9 }, 3.0, Congestion::Ecn, 0), 2.0);
     }
 
     #[test]
@@ -160,15 +160,15 @@ mod tests {
         // RFC 8257 §3.5: FlightSize/2 (50 for 100 in flight), not 100·(1 − 0.1/2) = 95.
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         let mut d = Dctcp::new(DctcpParams { alpha_init: 0.1, ..Default::default() });
-        assert_eq!(d.ssthresh(&w, 100.0, Congestion::Loss, 0), 50.0);
-        assert_eq!(d.ssthresh(&w, 30.0, Congestion::Timeout, 0), 15.0);
+        assert_eq!(d.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Loss, 0), 50.0);
+        assert_eq!(d.ssthresh(Subflows::ALONE, &w, 30.0, Congestion::Timeout, 0), 15.0);
     }
 
     #[test]
     fn growth_is_renos() {
         let mut d = Dctcp::new(DctcpParams::default());
         let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
-        d.grow(&mut w, &ack(1.0, 11.0, 1.0, false));
+        d.grow(Subflows::ALONE, &mut w, &ack(1.0, 11.0, 1.0, false));
         assert!((w.cwnd - 10.1).abs() < 1e-12);
     }
 }

@@ -62,21 +62,84 @@ pub enum Congestion {
     Ecn,
 }
 
+/// Loss-recovery state of one subflow, as ns-3's `TcpCongState_t` and Linux's `tcp_ca_state`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CongState {
+    /// Nothing outstanding is suspected lost.
+    #[default]
+    Open,
+    /// Duplicate ACKs or SACKs have arrived, fewer than the fast-retransmit threshold.
+    Disorder,
+    /// The window was reduced for an ECN-Echo (RFC 3168 §6.1.2) and that window is not yet acknowledged.
+    Cwr,
+    /// Fast recovery after a fast retransmit (RFC 5681 §3.2, RFC 6582, RFC 6675).
+    Recovery,
+    /// After a retransmission timeout, until everything sent before it is acknowledged.
+    Loss,
+}
+
+/// What a congestion controller may read of one subflow (a single-path connection is a
+/// group of one). Coupled multipath algorithms read their siblings' views on every ACK.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SubflowView {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub srtt: Option<Time>,
+    pub min_rtt: Option<Time>,
+    pub state: CongState,
+    /// Bytes sent and not yet acknowledged.
+    pub in_flight: u64,
+    /// Congestion signals so far (fast retransmits, timeouts, ECN reductions) and the last one's time.
+    pub losses: u64,
+    pub last_loss: Option<Time>,
+}
+
+impl SubflowView {
+    /// A subflow that has sent nothing yet.
+    pub const IDLE: SubflowView = SubflowView {
+        cwnd: 1.0,
+        ssthresh: f64::INFINITY,
+        srtt: None,
+        min_rtt: None,
+        state: CongState::Open,
+        in_flight: 0,
+        losses: 0,
+        last_loss: None,
+    };
+}
+
+/// The subflows of one connection as a hook sees them: the acting subflow's index and a
+/// read-only view of every subflow, the acting one as of the start of the event (its live
+/// window is the hook's `w`).
+#[derive(Clone, Copy, Debug)]
+pub struct Subflows<'a> {
+    pub index: usize,
+    pub all: &'a [SubflowView],
+}
+
+impl Subflows<'static> {
+    /// A group of one idle subflow, for driving an algorithm by hand.
+    pub const ALONE: Subflows<'static> = Subflows { index: 0, all: &[SubflowView::IDLE] };
+}
+
+/// One congestion controller per connection, shared by its subflows: each hook names the
+/// acting subflow, so a coupled algorithm (LIA, OLIA, Balia) keeps its per-subflow state by
+/// index and reads the others through the views. The single-path algorithms use one subflow.
 pub trait CongestionControl: std::fmt::Debug + Send + Sync {
     /// Every ACK that advances snd_una, in or out of recovery: bookkeeping (RTT, marks).
-    fn on_ack(&mut self, _w: &Window, _ack: &Ack) {}
+    fn on_ack(&mut self, _g: Subflows, _w: &Window, _ack: &Ack) {}
 
     /// Window growth on an ACK of new data, outside loss recovery (slow start included).
     /// Here `ack.acked` is the growth credit: the segments acknowledged, at most the RFC 3465
     /// limit L per ACK (L = 1 is RFC 5681's one segment per ACK).
-    fn grow(&mut self, w: &mut Window, ack: &Ack);
+    fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack);
 
     /// The new ssthresh when congestion is signalled, with FlightSize in segments.
     /// The sender then sets cwnd (ssthresh + 3 for fast recovery, 1 after a timeout, ...).
-    fn ssthresh(&mut self, w: &Window, flight: f64, why: Congestion, now: Time) -> f64;
+    fn ssthresh(&mut self, g: Subflows, w: &Window, flight: f64, why: Congestion, now: Time) -> f64;
 
-    /// The connection left loss recovery or restarted after a timeout.
-    fn on_recovery_end(&mut self, _w: &Window, _now: Time) {}
+    /// The subflow left loss recovery or restarted after a timeout.
+    fn on_recovery_end(&mut self, _g: Subflows, _w: &Window, _now: Time) {}
 
     /// An initial ssthresh set by the algorithm's own parameters (Linux BIC and CUBIC
     /// `initial_ssthresh`), replacing the sender's; applied once, at connection start.
@@ -191,11 +254,13 @@ impl CcSpec {
 }
 
 /// The algorithm of a scenario's `congestion_control`, ready for one connection.
-pub fn from_spec(spec: &CcSpec) -> Box<dyn CongestionControl> {
+/// `hystart` turns on CUBIC's HyStart (other algorithms have none).
+pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
     match spec {
         // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
         CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
         CcSpec::Bic(p) => Box::new(Bic::new(p.clone())),
+        CcSpec::Cubic(p) if hystart => Box::new(Cubic::with_hystart(p.clone())),
         CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
@@ -281,15 +346,15 @@ mod tests {
             (CcSpec::Dctcp(DctcpParams::default()), "Dctcp"),
         ];
         for (spec, name) in cases {
-            let debug = format!("{:?}", from_spec(&spec));
+            let debug = format!("{:?}", from_spec(&spec, false));
             assert!(debug.starts_with(name), "{spec:?} built {debug}");
         }
         // Parameters reach the algorithm: BIC's old-kernel initial ssthresh.
         let old_bic = CcSpec::Bic(BicParams { initial_ssthresh: 100, ..Default::default() });
-        assert_eq!(from_spec(&old_bic).initial_ssthresh(), Some(100.0));
+        assert_eq!(from_spec(&old_bic, false).initial_ssthresh(), Some(100.0));
         // DCTCP with α = 0.5 from the spec cuts cwnd 100 to 75 on ECE.
-        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }));
+        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false);
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
-        assert_eq!(dctcp.ssthresh(&w, 100.0, Congestion::Ecn, 0), 75.0);
+        assert_eq!(dctcp.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);
     }
 }

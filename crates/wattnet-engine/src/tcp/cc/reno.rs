@@ -1,21 +1,21 @@
 //! Reno's AIMD window (RFC 5681), also used by Tahoe and NewReno: they differ only in loss
 //! recovery, which the sender implements.
 
-use super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Window};
+use super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
 use crate::time::Time;
 
 #[derive(Clone, Debug, Default)]
 pub struct Reno;
 
 impl CongestionControl for Reno {
-    fn grow(&mut self, w: &mut Window, ack: &Ack) {
+    fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
         let left = slow_start(w, ack.acked);
         if left > 0.0 {
             reno_avoidance(w, left);
         }
     }
 
-    fn ssthresh(&mut self, _w: &Window, flight: f64, _why: Congestion, _now: Time) -> f64 {
+    fn ssthresh(&mut self, _g: Subflows, _w: &Window, flight: f64, _why: Congestion, _now: Time) -> f64 {
         half_flight(flight)
     }
 }
@@ -34,7 +34,7 @@ mod tests {
         let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
         let mut expected = 10.0;
         for _ in 0..10 {
-            Reno.grow(&mut w, &ack(1.0));
+            Reno.grow(Subflows::ALONE, &mut w, &ack(1.0));
             expected += 1.0 / expected;
         }
         assert!((w.cwnd - expected).abs() < 1e-12);
@@ -45,18 +45,18 @@ mod tests {
     fn slow_start_doubles_per_window_and_stops_at_ssthresh() {
         let mut w = Window { cwnd: 2.0, ssthresh: 8.0 };
         for _ in 0..2 {
-            Reno.grow(&mut w, &ack(1.0));
+            Reno.grow(Subflows::ALONE, &mut w, &ack(1.0));
         }
         assert_eq!(w.cwnd, 4.0);
         // An ACK of 5 segments at cwnd 4: 4 more reach ssthresh 8, the 5th is avoidance.
-        Reno.grow(&mut w, &ack(5.0));
+        Reno.grow(Subflows::ALONE, &mut w, &ack(5.0));
         assert!((w.cwnd - (8.0 + 1.0 / 8.0)).abs() < 1e-12);
     }
 
     #[test]
     fn loss_halves_the_flight_with_a_floor_of_two() {
         let w = Window { cwnd: 20.0, ssthresh: 100.0 };
-        assert_eq!(Reno.ssthresh(&w, 20.0, Congestion::Loss, 0), 10.0);
-        assert_eq!(Reno.ssthresh(&w, 3.0, Congestion::Timeout, 0), 2.0);
+        assert_eq!(Reno.ssthresh(Subflows::ALONE, &w, 20.0, Congestion::Loss, 0), 10.0);
+        assert_eq!(Reno.ssthresh(Subflows::ALONE, &w, 3.0, Congestion::Timeout, 0), 2.0);
     }
 }

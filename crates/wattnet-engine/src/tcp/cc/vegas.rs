@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{half_flight, slow_start, Ack, Congestion, CongestionControl, Reno, Window};
+use super::{half_flight, slow_start, Ack, Congestion, CongestionControl, Reno, Subflows, Window};
 use crate::time::Time;
 
 /// Vegas' thresholds, in segments queued in the network. The defaults are ns-2's
@@ -91,7 +91,7 @@ impl Vegas {
     }
 
     /// The once-per-RTT decision of `tcp_vegas_cong_avoid`.
-    fn end_of_round(&mut self, w: &mut Window, ack: &Ack) {
+    fn end_of_round(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
         let p = &self.params;
         match (self.base_rtt, self.min_rtt) {
             // Two samples or fewer are likely all delayed ACKs: Reno for this ACK.
@@ -114,7 +114,7 @@ impl Vegas {
                 }
                 w.cwnd = w.cwnd.max(2.0);
             }
-            _ => Reno.grow(w, ack),
+            _ => Reno.grow(g, w, ack),
         }
         self.cnt_rtt = 0;
         self.min_rtt = None;
@@ -123,7 +123,7 @@ impl Vegas {
 
 impl CongestionControl for Vegas {
     /// `tcp_vegas_pkts_acked`: min-filter every RTT sample.
-    fn on_ack(&mut self, _w: &Window, ack: &Ack) {
+    fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
         self.last_snd_nxt = ack.snd_nxt;
         if let Some(rtt) = ack.rtt {
             let rtt = rtt.max(1); // Linux: "never allow zero rtt or baseRTT"
@@ -133,23 +133,23 @@ impl CongestionControl for Vegas {
         }
     }
 
-    fn grow(&mut self, w: &mut Window, ack: &Ack) {
+    fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
         if !self.enabled {
-            Reno.grow(w, ack);
+            Reno.grow(g, w, ack);
             return;
         }
         // Linux `after(ack, beg_snd_nxt)` (ns-2: ackno ≥ v_begseq_, the same point): the
         // round ends once an ACK covers more than what was sent when it began.
         if ack.snd_una > self.beg_snd_nxt {
             self.beg_snd_nxt = ack.snd_nxt;
-            self.end_of_round(w, ack);
+            self.end_of_round(g, w, ack);
         } else if w.in_slow_start() {
             slow_start(w, ack.acked); // Linux grows every RTT in slow start, unlike classic Vegas
         }
     }
 
     /// Reno's halving (`tcp_reno_ssthresh`; RFC 5681 FlightSize form as in `Reno`).
-    fn ssthresh(&mut self, _w: &Window, flight: f64, why: Congestion, _now: Time) -> f64 {
+    fn ssthresh(&mut self, _g: Subflows, _w: &Window, flight: f64, why: Congestion, _now: Time) -> f64 {
         match why {
             // `tcp_vegas_state`: leaving TCP_CA_Open disables Vegas until recovery ends.
             Congestion::Loss | Congestion::Timeout => self.enabled = false,
@@ -160,7 +160,7 @@ impl CongestionControl for Vegas {
     }
 
     /// `tcp_vegas_state(TCP_CA_Open)` → `vegas_enable`.
-    fn on_recovery_end(&mut self, _w: &Window, _now: Time) {
+    fn on_recovery_end(&mut self, _g: Subflows, _w: &Window, _now: Time) {
         self.restart_round();
     }
 }
@@ -183,16 +183,16 @@ mod tests {
     }
 
     fn feed(v: &mut Vegas, w: &mut Window, a: Ack) {
-        v.on_ack(w, &a);
-        v.grow(w, &a);
+        v.on_ack(Subflows::ALONE, w, &a);
+        v.grow(Subflows::ALONE, w, &a);
     }
 
     /// A Vegas that has learned baseRTT = 20 ms and starts a round ending at snd_nxt = 21
     /// (a sample taken during recovery, then recovery ends).
     fn primed(params: VegasParams, w: &Window) -> Vegas {
         let mut v = Vegas::new(params);
-        v.on_ack(w, &ack(1.0, 21.0, Some(ms(20.0))));
-        v.on_recovery_end(w, 0);
+        v.on_ack(Subflows::ALONE, w, &ack(1.0, 21.0, Some(ms(20.0))));
+        v.on_recovery_end(Subflows::ALONE, w, 0);
         v
     }
 
@@ -285,8 +285,8 @@ mod tests {
         for (rtt, cwnd, ssthresh) in [(24.0, 16.0 * 20.0 / 24.0 + 1.0, 16.0 * 20.0 / 24.0), (21.0, 17.0, 100.0)] {
             let mut w = Window { cwnd: 8.0, ssthresh: 100.0 };
             let mut v = Vegas::new(linux());
-            v.on_ack(&w, &ack(1.0, 9.0, Some(ms(20.0))));
-            v.on_recovery_end(&w, 0);
+            v.on_ack(Subflows::ALONE, &w, &ack(1.0, 9.0, Some(ms(20.0))));
+            v.on_recovery_end(Subflows::ALONE, &w, 0);
             for una in 2..=9 {
                 feed(&mut v, &mut w, ack(una as f64, una as f64 + 8.0, Some(ms(rtt))));
             }
@@ -328,14 +328,14 @@ mod tests {
     fn loss_halves_and_disables_vegas_until_recovery_ends() {
         let w = Window { cwnd: 20.0, ssthresh: 20.0 };
         let mut v = primed(linux(), &w);
-        assert_eq!(v.ssthresh(&w, 20.0, Congestion::Loss, 0), 10.0);
+        assert_eq!(v.ssthresh(Subflows::ALONE, &w, 20.0, Congestion::Loss, 0), 10.0);
         // While disabled (e.g. ACKs after an RTO before recovery ends) growth is Reno's even
         // where Vegas would hold: cwnd 10 in CA → +1/10 per ACK.
         let mut w = Window { cwnd: 10.0, ssthresh: 10.0 };
         feed(&mut v, &mut w, ack(30.0, 40.0, Some(ms(40.0))));
         assert!((w.cwnd - 10.1).abs() < 1e-12);
         // Recovery ends: a new round from snd_nxt 40; no change before snd_una passes it.
-        v.on_recovery_end(&w, 0);
+        v.on_recovery_end(Subflows::ALONE, &w, 0);
         assert_eq!((v.enabled, v.beg_snd_nxt, v.cnt_rtt), (true, 40.0, 0));
         feed(&mut v, &mut w, ack(31.0, 41.0, Some(ms(40.0))));
         assert!((w.cwnd - 10.1).abs() < 1e-12);

@@ -1,0 +1,251 @@
+//! The sender's record of what it sent and what the receiver holds (RFC 6675 §3–4),
+//! kept incrementally: every segment is SACKed, marked lost and passed by the retransmission
+//! cursor at most once, and the counts behind the pipe are kept running (as Linux's
+//! `sacked_out`, `lost_out` and `retrans_out`), so an ACK costs the same whatever the window.
+
+use std::collections::VecDeque;
+
+use crate::time::Time;
+
+/// A segment sent and not yet cumulatively acknowledged.
+#[derive(Clone, Copy, Debug)]
+pub struct Sent {
+    pub start: u64,
+    pub end: u64,
+    pub sent_at: Time,
+    /// Ever retransmitted (Karn's rule: no RTT sample from it without timestamps).
+    pub retransmitted: bool,
+    pub sacked: bool,
+    /// RFC 6675 §4 IsLost, or marked lost by a retransmission timeout.
+    pub lost: bool,
+    /// A retransmission of it is in flight (RFC 6675 SetPipe (b)).
+    pub retrans_out: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<Sent>,
+    /// The sender's copy of the receiver's SACKed ranges above snd_una: sorted, disjoint.
+    ranges: Vec<(u64, u64)>,
+    sacked: u32,
+    /// Lost and not SACKed.
+    lost: u32,
+    /// Retransmitted, not SACKed, retransmission not presumed lost.
+    retrans_out: u32,
+    /// Every un-SACKed segment ending at or below this is marked lost.
+    lost_upto: u64,
+    /// RFC 6675 NextSeg's cursor: segments below it are SACKed or were retransmitted.
+    rxt_scan: u64,
+}
+
+impl Scoreboard {
+    pub fn front(&self) -> Option<&Sent> {
+        self.segs.front()
+    }
+
+    pub fn len(&self) -> usize {
+        self.segs.len()
+    }
+
+    pub fn sacked_count(&self) -> u32 {
+        self.sacked
+    }
+
+    pub fn push(&mut self, s: Sent) {
+        self.segs.push_back(s);
+    }
+
+    /// The index of the segment holding `seq`, if any.
+    fn index_of(&self, seq: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.end <= seq);
+        (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
+    }
+
+    pub fn get_mut(&mut self, seq: u64) -> Option<&mut Sent> {
+        self.index_of(seq).map(|i| &mut self.segs[i])
+    }
+
+    /// Drops the segments `ack` covers; returns the bytes of them that were SACKed before.
+    pub fn cumulative_ack(&mut self, ack: u64) -> u64 {
+        let mut sacked_bytes = 0;
+        while let Some(s) = self.segs.front().filter(|s| s.end <= ack).copied() {
+            self.segs.pop_front();
+            if s.sacked {
+                self.sacked -= 1;
+                sacked_bytes += s.end - s.start;
+            } else {
+                self.lost -= s.lost as u32;
+                self.retrans_out -= s.retrans_out as u32;
+            }
+        }
+        let keep = self.ranges.partition_point(|&(_, r)| r <= ack);
+        self.ranges.drain(..keep);
+        sacked_bytes
+    }
+
+    /// RFC 6675 §4 Update(): marks what the blocks newly cover; returns the bytes newly SACKed.
+    /// Only the parts not already in the sender's ranges are walked.
+    pub fn sack(&mut self, blocks: &[(u64, u64)], snd_una: u64) -> u64 {
+        let mut newly = 0;
+        for &(l, r) in blocks {
+            let l = l.max(snd_una);
+            if r <= l {
+                continue;
+            }
+            let mut at = l;
+            let mut i = self.ranges.partition_point(|&(_, e)| e < l);
+            while at < r {
+                let gap_end = match self.ranges.get(i) {
+                    Some(&(s, _)) if s < r => s,
+                    _ => r,
+                };
+                if at < gap_end {
+                    newly += self.mark_sacked(at, gap_end);
+                }
+                match self.ranges.get(i) {
+                    Some(&(s, e)) if s < r => {
+                        at = at.max(e);
+                        i += 1;
+                    }
+                    _ => at = r,
+                }
+            }
+            self.insert_range(l, r);
+        }
+        newly
+    }
+
+    fn mark_sacked(&mut self, from: u64, to: u64) -> u64 {
+        let mut bytes = 0;
+        let Some(mut i) = self.index_of(from) else { return 0 };
+        while let Some(s) = self.segs.get_mut(i) {
+            if s.end > to {
+                break;
+            }
+            if s.start >= from && !s.sacked {
+                s.sacked = true;
+                self.sacked += 1;
+                self.lost -= s.lost as u32;
+                self.retrans_out -= s.retrans_out as u32;
+                bytes += s.end - s.start;
+            }
+            i += 1;
+        }
+        bytes
+    }
+
+    fn insert_range(&mut self, l: u64, r: u64) {
+        let i = self.ranges.partition_point(|&(_, e)| e < l);
+        let mut merged = (l, r);
+        let mut j = i;
+        while j < self.ranges.len() && self.ranges[j].0 <= merged.1 {
+            merged = (merged.0.min(self.ranges[j].0), merged.1.max(self.ranges[j].1));
+            j += 1;
+        }
+        self.ranges.splice(i..j, [merged]);
+    }
+
+    /// RFC 6675 §4 IsLost for every segment: an un-SACKed segment with `dupthresh` SACKed
+    /// segments above it is lost. The point below which that holds only rises, so each
+    /// segment is marked once.
+    pub fn mark_lost(&mut self, dupthresh: u32) {
+        // The start of the dupthresh-th highest SACKed segment.
+        let mut need = dupthresh as usize;
+        let mut frontier = None;
+        for &(l, r) in self.ranges.iter().rev() {
+            let (Some(a), Some(b)) = (self.index_of(l), self.index_of(r - 1)) else { continue };
+            let n = b + 1 - a;
+            if n >= need {
+                frontier = Some(self.segs[b + 1 - need].start);
+                break;
+            }
+            need -= n;
+        }
+        if let Some(f) = frontier {
+            self.mark_lost_below(f);
+        }
+    }
+
+    /// Marks every un-SACKed segment ending at or below `upto` lost.
+    fn mark_lost_below(&mut self, upto: u64) {
+        if upto <= self.lost_upto {
+            return;
+        }
+        let from = self.segs.partition_point(|s| s.end <= self.lost_upto);
+        for s in self.segs.range_mut(from..) {
+            if s.end > upto {
+                break;
+            }
+            if !s.sacked && !s.lost {
+                s.lost = true;
+                self.lost += 1;
+            }
+        }
+        self.lost_upto = upto;
+    }
+
+    /// RFC 6675 §6 SetPipe, from the running counts: outstanding segments, less those SACKed
+    /// or lost, plus the retransmissions in flight.
+    pub fn pipe(&self) -> u32 {
+        self.segs.len() as u32 - self.sacked - self.lost + self.retrans_out
+    }
+
+    /// RFC 6675 §4 NextSeg rule 1: the lowest lost, un-SACKed segment not yet retransmitted.
+    pub fn next_lost(&mut self) -> Option<Sent> {
+        let mut i = self.segs.partition_point(|s| s.end <= self.rxt_scan);
+        while let Some(s) = self.segs.get(i) {
+            if s.sacked || s.retrans_out {
+                self.rxt_scan = s.end;
+                i += 1;
+                continue;
+            }
+            return s.lost.then_some(*s);
+        }
+        None
+    }
+
+    /// A segment was sent again: its retransmission is in flight.
+    pub fn retransmitted(&mut self, seq: u64, now: Time) {
+        let Some(i) = self.index_of(seq) else { return };
+        let s = &mut self.segs[i];
+        s.retransmitted = true;
+        s.sent_at = now;
+        if !s.sacked && !s.retrans_out {
+            s.retrans_out = true;
+            self.retrans_out += 1;
+        }
+    }
+
+    /// A new recovery episode: NextSeg starts again from snd_una.
+    pub fn restart_cursor(&mut self) {
+        self.rxt_scan = 0;
+    }
+
+    /// A retransmission timeout: every un-SACKed segment is presumed lost, its earlier
+    /// retransmission too (Linux `tcp_timeout_mark_lost`).
+    pub fn timeout(&mut self) {
+        for s in &mut self.segs {
+            s.retrans_out = false;
+            s.lost = !s.sacked;
+        }
+        self.retrans_out = 0;
+        self.lost = self.segs.len() as u32 - self.sacked;
+        self.lost_upto = self.segs.back().map_or(0, |s| s.end);
+        self.rxt_scan = 0;
+    }
+
+    /// RFC 2018 §8 / RFC 6675 §5.1: the receiver may discard SACKed data; the SACK
+    /// information is forgotten.
+    pub fn forget_sacks(&mut self) {
+        for s in &mut self.segs {
+            s.sacked = false;
+        }
+        self.sacked = 0;
+        self.ranges.clear();
+    }
+
+    /// Reneging shows when the cumulative ACK stops at a segment the receiver SACKed.
+    pub fn head_is_sacked(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.sacked)
+    }
+}

@@ -1,0 +1,125 @@
+"""The cross-validation against ns-2.35 and ns-3.44: wattnet's runs against the stored references.
+
+The reference results live in validation/reference (``make validate`` regenerates them with the
+simulators installed); these tests need neither simulator.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from wattnet.validation import compare, ns2, ns3, report
+from wattnet.validation.scenarios import REPLICAS, SCENARIOS, replicas
+
+
+def test_every_scenario_has_a_stored_reference_with_its_simulator_and_script():
+    for name, scenario in SCENARIOS.items():
+        stored = compare.load_reference(name)
+        assert stored["scenario"] == name
+        assert ("ns-2 2.35" if scenario.reference == "ns2" else "ns-3.44") in stored["simulator"]
+        assert stored["script"], name
+        assert len(stored["counters"]) == REPLICAS
+        assert stored["metrics"] == pytest.approx(compare.mean_metrics(scenario, stored["counters"]))
+
+
+def test_wattnet_matches_the_stored_references_within_tolerance():
+    rows = compare.compare_all()
+    assert len(rows) == sum(len(compare.load_reference(name)["metrics"]) for name in SCENARIOS)
+    failed = [row for row in rows if row.verdict == "FAIL"]
+    assert not failed, "rows outside their tolerance and not known differences:\n" + report.console_table(failed)
+
+
+def test_every_known_difference_names_a_row_and_explains_it_in_one_sentence():
+    rows = {(name, metric) for name in SCENARIOS for metric in compare.load_reference(name)["metrics"]}
+    for key, why in compare.load_known().items():
+        scenario, metric = key.split(" ")
+        assert (scenario, metric) in rows, f"{key}: no such row"
+        assert why.endswith(".") and why.count(". ") == 0, f"{key}: not one sentence: {why}"
+
+
+def test_jain_index_by_hand():
+    assert compare.jain([2.0, 2.0, 2.0]) == 1.0
+    assert compare.jain([1.0, 0.0]) == 0.5
+    # (1 + 2 + 3)² / (3 · (1 + 4 + 9)) = 36 / 42
+    assert compare.jain([1.0, 2.0, 3.0]) == pytest.approx(36 / 42)
+
+
+def test_tolerances_at_their_edges():
+    assert compare.within("goodput_mbps.f0", 10.0, 10.5)
+    assert not compare.within("goodput_mbps.f0", 10.0, 10.51)
+    assert compare.within("jain", 0.90, 0.95)
+    assert not compare.within("jain", 0.90, 0.951)
+    assert compare.within("drops", 100, 120) and not compare.within("drops", 100, 121)
+    # The absolute slack of 3 events for small counts.
+    assert compare.within("timeouts", 0, 3) and not compare.within("timeouts", 0, 4)
+    assert not compare.within("marks", 10, float("nan"))
+
+
+def test_metrics_from_counters_by_hand():
+    scenario = SCENARIOS["ns2-serial-newreno"]
+    counters = {
+        "flows": [
+            {
+                "delivered_bytes": 30_000_000,
+                "retransmissions": 5,
+                "timeouts": 1,
+                "transfers_completed": 0,
+                "transfer_time_s": 0,
+            },
+            {
+                "delivered_bytes": 3_750_000,
+                "retransmissions": 7,
+                "timeouts": 2,
+                "transfers_completed": 4,
+                "transfer_time_s": 2.0,
+            },
+        ],
+        "drops": 9,
+        "marks": 0,
+    }
+    m = compare.metrics(scenario, counters)
+    # 30 MB in 30 s = 8 Mb/s; 3.75 MB = 1 Mb/s; Jain (8 + 1)² / (2 · 65) = 81 / 130.
+    assert m["goodput_mbps.f0"] == pytest.approx(8.0)
+    assert m["goodput_mbps.f1"] == pytest.approx(1.0)
+    assert m["jain"] == pytest.approx(81 / 130)
+    # Both start at 0: 33.75 MB in 30 s.
+    assert m["goodput_mbps.total"] == pytest.approx(9.0)
+    assert (m["transfers.f1"], m["mean_transfer_s.f1"]) == (4, 0.5)
+    assert (m["drops"], m["retransmissions"], m["timeouts"]) == (9, 12, 3)
+    assert "marks" not in m  # DropTail: no ECN
+
+
+def test_replicas_shift_each_flow_by_its_own_milliseconds():
+    scenario = SCENARIOS["ns2-dumbbell-reno-droptail"]
+    starts = [[flow.start_s for flow in replica.flows] for replica in replicas(scenario)]
+    assert starts[0] == [0.0, 0.5, 1.0, 1.5]
+    assert starts[2] == pytest.approx([0.002, 0.504, 1.006, 1.508])
+
+
+def test_the_ns2_script_states_what_differs_from_ns2_defaults():
+    tcl = ns2.render_tcl(SCENARIOS["ns2-dumbbell-vegas-red-ecn"], "trace.tr")
+    for line in (
+        "Agent/TCP/Vegas set window_ 1000",
+        "Queue/RED set bytes_ false",
+        "Queue/RED set thresh_ 5.0",
+        "Queue/RED set linterm_ 10",
+        "Queue/RED set setbit_ true",
+        "$ns queue-limit $r1 $r2 50",
+        "    $tcp set ecn_ 1",
+    ):
+        assert line in tcl.splitlines(), line
+
+
+def test_the_ns3_command_line_carries_every_flow():
+    command = ns3.command(SCENARIOS["ns3-serial-cubic"])
+    assert "--flows=0.01:0.0:0:0,0.01:0.0:1000:100000" in command
+    assert "--cc=cubic" in command and "--limit=84" in command
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (make ns2)")
+def test_ns2_reproduces_its_stored_reference():
+    name = "ns2-single-newreno-window20"
+    scenario = replicas(SCENARIOS[name])[0]
+    assert ns2.run(scenario) == json.loads(compare.reference_path(name).read_text())["counters"][0]

@@ -7,6 +7,7 @@ name. Building a model validates it and raises ``ScenarioError`` naming each fie
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -903,22 +904,140 @@ class Scenario(_Model):
         return cls(**data)
 
     def with_seed(self, seed: int) -> Scenario:
+        """This scenario with another seed (0 to 2⁶⁴ − 1); everything else unchanged.
+
+        Example:
+            >>> load_scenario("examples/chain.toml").with_seed(7).seed
+            7
+        """
         return Scenario.from_dict({**self.model_dump(), "seed": seed})
 
     def to_engine_json(self) -> str:
         """The canonical JSON the engine reads: every field explicit, keys sorted, no spaces."""
         return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
 
+    def to_toml(self) -> str:
+        """The scenario as a TOML file that ``load_scenario`` reads back into an equal scenario.
+
+        Every field is written, defaults included; fields that are absent (``None``) are left
+        out, as TOML has no null. Top-level tables and lists of tables get their own sections,
+        anything nested deeper is written inline.
+
+        Example:
+            >>> scenario = load_scenario("examples/chain.toml")
+            >>> scenario_from_toml(scenario.to_toml()) == scenario
+            True
+        """
+        data = self.model_dump(mode="json", exclude_none=True)
+        lines = [f"{_toml_key(key)} = {_toml_value(value)}" for key, value in data.items() if not _is_section(value)]
+        for key, value in data.items():
+            if isinstance(value, dict):
+                lines += ["", f"[{_toml_key(key)}]"]
+                lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+            elif _is_section(value):
+                for entry in value:
+                    lines += ["", f"[[{_toml_key(key)}]]"]
+                    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entry.items()]
+        return "\n".join(lines) + "\n"
+
+    def random_sources(self) -> list[str]:
+        """The fields whose behaviour draws from the seed's random streams.
+
+        Empty means every seed gives the same results, so replications of this scenario would
+        all be identical. Random are: Poisson, on-off and web traffic, exponential and
+        uniform packet sizes, RED queues, links with an ``error_rate``, and
+        ``available_bandwidth``.
+
+        Example:
+            >>> load_scenario("examples/chain.toml").random_sources()
+            ['flows[1].traffic', 'flows[1].packet_size']
+        """
+        sources = []
+        for i, flow in enumerate(self.flows):
+            if flow.traffic.type in ("poisson", "on_off", "web"):
+                sources.append(f"flows[{i}].traffic")
+            if flow.traffic.type not in TCP_TRAFFIC and flow.packet_size.type != "fixed":
+                sources.append(f"flows[{i}].packet_size")
+        for i, link in enumerate(self.links):
+            for where, part in (("", link), (".a_to_b", link.a_to_b), (".b_to_a", link.b_to_a)):
+                if part is None:
+                    continue
+                if part.queue is not None and part.queue.type == "red":
+                    sources.append(f"links[{i}]{where}.queue")
+                if part.error_rate:
+                    sources.append(f"links[{i}]{where}.error_rate")
+                if isinstance(part, PortOverride) and part.available_bandwidth is not None:
+                    sources.append(f"links[{i}]{where}.available_bandwidth")
+        return sources
+
+
+# A flow offering more than this many times the fastest link's rate is taken for a typo: the
+# excess can only be dropped at its first queue, at the cost of one event per packet.
+MAX_OVERLOAD = 100
+
+
+def scenario_from_toml(text: str) -> Scenario:
+    """Validates a scenario written as TOML text (the format of ``load_scenario``'s files)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError([("", f"invalid TOML: {error}")]) from None
+    return Scenario.from_dict(data)
+
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Reads and validates a TOML scenario file."""
+    """Reads and validates a scenario file: TOML, or JSON for a name ending in ``.json``.
+
+    The JSON is the ``scenario.json`` that ``wattnet run`` and ``Results.write`` write, so a
+    run's own record runs again as it is.
+
+    Example:
+        >>> load_scenario("examples/chain.toml").duration_s
+        10.0
+    """
     path = Path(path)
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(path.read_text())
+        except json.JSONDecodeError as error:
+            raise ScenarioError([("", f"{path}: invalid JSON: {error}")]) from None
+        return Scenario.from_dict(data)
     with path.open("rb") as file:
         try:
             data = tomllib.load(file)
         except tomllib.TOMLDecodeError as error:
             raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
     return Scenario.from_dict(data)
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def _is_section(value: Any) -> bool:
+    return isinstance(value, dict) or (
+        isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+    )
+
+
+def _toml_value(value: Any) -> str:
+    # JSON's escapes in a basic string are TOML's (\", \\, \n, \uXXXX); JSON floats are TOML floats.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }" if value else "{}"
+        )
+    raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
 def _union_tags(union: Any) -> set[str]:
@@ -1092,6 +1211,30 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
             problems.append((f"pcap[{i}].port", f"port {capture.port!r} is captured twice"))
     if scenario.pcap and len(scenario.nodes) > MAX_PCAP_NODES:
         problems.append(("pcap", f"captures address at most {MAX_PCAP_NODES} nodes (10.0.0.0/8)"))
+    return problems + _overload_problems(scenario)
+
+
+def _overload_problems(scenario: Scenario) -> list[tuple[str, str]]:
+    """A UDP flow offering more than MAX_OVERLOAD times the fastest link's rate (1e12 for 10e6, say)."""
+    rates = [link.rate_bps for link in scenario.links]
+    rates += [o.rate_bps for link in scenario.links for o in (link.a_to_b, link.b_to_a) if o and o.rate_bps]
+    if not rates:
+        return []
+    fastest = max(rates)
+    problems = []
+    for i, flow in enumerate(scenario.flows):
+        traffic = flow.traffic
+        field, offered = (
+            ("rate_bps", traffic.rate_bps) if isinstance(traffic, (Cbr, Poisson))
+            else ("peak_rate_bps", traffic.peak_rate_bps) if isinstance(traffic, OnOff)
+            else ("", 0.0)
+        )  # fmt: skip
+        if offered > MAX_OVERLOAD * fastest:
+            problem = (
+                f"{offered:g} b/s is {offered / fastest:.3g} times the fastest link's rate ({fastest:g} b/s); "
+                f"a flow may offer at most {MAX_OVERLOAD} times that (a typo in the exponent?)"
+            )
+            problems.append((f"flows[{i}].traffic.{field}", problem))
     return problems
 
 

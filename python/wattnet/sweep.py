@@ -12,6 +12,7 @@ point (common random numbers), so two points differ only by their parameters.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import itertools
@@ -21,11 +22,13 @@ import multiprocessing
 import os
 import re
 import signal
+import sys
 import tempfile
 import threading
 import time
 import tomllib
 import traceback
+import warnings
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import CancelledError as FutureCancelledError
@@ -58,6 +61,18 @@ TASKS_PER_SLOT = 2
 POLL_S = 0.25
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_]\w*)(?P<indices>(?:\[\d+\])*)")
+
+# Worker processes are spawned: each imports the main script again, as "__mp_main__", so a
+# script's top-level code runs in every worker unless it is under this guard.
+MAIN_GUARD_HELP = (
+    "worker processes import your main script again before they run anything, so code at its top "
+    "level runs in every worker; put the code that calls wattnet.sweep under "
+    '`if __name__ == "__main__":` (or pass executor="serial")'
+)
+
+
+class IdenticalReplicationsWarning(UserWarning):
+    """Replications that can only repeat each other: nothing in the swept scenarios is random."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -187,6 +202,7 @@ def plan_sweep(
     engine_version = _engine.version()
 
     points = expand_grid(grid)
+    random = bool(base_scenario.random_sources())
     base_data = sparse_dump(base_scenario)
     if Scenario.from_dict(copy.deepcopy(base_data)).to_engine_json() != base_scenario.to_engine_json():
         base_data = base_scenario.model_dump()  # never expected; the full dump is always right
@@ -200,6 +216,7 @@ def plan_sweep(
             scenario = Scenario.from_dict(data)
         except ScenarioError as error:
             raise SweepError(_point_problems(point, error)) from None
+        random = random or bool(scenario.random_sources())
         for replication, run_seed in enumerate(seeds):
             scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
             key = run_key(scenario_json, engine_version)
@@ -209,6 +226,14 @@ def plan_sweep(
                 )
             owners[key] = index
             runs.append(PlannedRun(key, index, point, replication, run_seed, scenario_json))
+    if replications > 1 and not random:
+        warnings.warn(
+            f"the {replications} replications of each grid point will give identical results: nothing in the "
+            "scenario draws random numbers (Poisson, on-off or web traffic, exponential or uniform packet sizes, "
+            "RED queues, an error_rate, available_bandwidth), so the seed changes nothing; one replication is enough",
+            IdenticalReplicationsWarning,
+            stacklevel=4,
+        )
     return runs
 
 
@@ -415,6 +440,21 @@ def _init_local_worker(parent_pid: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # Executors
 # ---------------------------------------------------------------------------------------------
+
+
+def _main_script_without_guard() -> str | None:
+    """The main script's path if it is a Python file with no top-level ``if __name__ == "__main__":``."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path or not str(path).endswith(".py"):
+        return None
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for statement in tree.body:
+        if isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test):
+            return None
+    return str(path)
 
 
 class WorkerLost(Exception):
@@ -685,6 +725,13 @@ def run_sweep(
     progress: bool = True,
 ) -> SweepOutcome:
     """``sweep`` that also says how many runs it ran, skipped and saw fail."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # A spawned worker importing a main script that calls the sweep at its top level.
+        raise SweepError(f"wattnet.sweep was called while a worker process was starting: {MAIN_GUARD_HELP}")
+    if isinstance(executor, str) and executor == "local":
+        script = _main_script_without_guard()
+        if script is not None:
+            raise SweepError(f'{script} has no `if __name__ == "__main__":` guard: {MAIN_GUARD_HELP}')
     if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
         raise SweepError(f"batch: a positive number of runs per task, not {batch!r}")
     if isinstance(executor, str) and executor == "local" and workers is not None:
@@ -804,9 +851,14 @@ def drive(executor, todo: list[PlannedRun], record, batch: int | None) -> None:
                         losses += 1
                     lost = True
                     if timed_runs == 0 and losses >= LOSSES_BEFORE_ANY_SUCCESS:
+                        script = _main_script_without_guard() if isinstance(executor, LocalExecutor) else None
+                        cause = (
+                            f'; {script} has no `if __name__ == "__main__":` guard: {MAIN_GUARD_HELP}' if script else ""
+                        )
                         raise WorkersDying(
                             f"the workers died {losses} times and no run has finished: the workers cannot run "
-                            f"(see their errors above); nothing was recorded for the runs they held. Last: {error}"
+                            f"(see their errors above); nothing was recorded for the runs they held{cause}. "
+                            f"Last: {error}"
                         ) from None
                     if len(runs) == 1 and (alone or executor.isolates_losses):
                         run = runs[0]

@@ -45,7 +45,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (routing.md §2): the routers at the ends of a changed link notice it
+    """OSPF-like link state (after RFC 2328's flooding and SPF): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -59,7 +59,8 @@ class LinkStateReconvergence(_Model):
 
 class GlobalReconvergence(_Model):
     """Every router installs the new shortest paths ``delay_s`` after a link changes state
-    (routing.md §2's simplest compliant model; seed 001's 0.03 s transition period)."""
+    (the 0.03 s transition period of Sassu, Scarso, Cuomo, "TCP behavior over a greened network",
+    SustainIT 2012)."""
 
     model: Literal["global"] = "global"
     delay_s: NonNegativeSeconds = 0.03
@@ -82,7 +83,7 @@ class Routing(_Model):
 
 
 class BatteryHost(_Model):
-    """A battery-powered client (power.md §9.2): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+    """A battery-powered client (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
 
     Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
     ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
@@ -108,7 +109,8 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (power.md §9.1):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, "On Energy-Efficient Congestion
+    Control for Multipath TCP", IEEE, c. 2017, eq. 2):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -147,7 +149,10 @@ HostPower = Annotated[BatteryHost | MptcpHost, Field(discriminator="type")]
 
 
 class Node(_Model):
+    """A host or a router: every node forwards, and any node can be a flow's end."""
+
     name: str = Field(min_length=1)
+    """Unique; it names the node's ports ("from->to")."""
     power: HostPower | None = None
     """The node's own energy as a host; none: not accounted (NaN in the nodes table)."""
 
@@ -313,7 +318,7 @@ PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineC
 
 
 class Lpi(_Model):
-    """IEEE 802.3az low-power idle (power.md §4): an idle port goes to sleep (T_s, active power),
+    """IEEE 802.3az low-power idle: an idle port goes to sleep (T_s, active power),
     stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
     power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
     idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
@@ -342,14 +347,15 @@ class Lpi(_Model):
 
 
 class PracticalRateAdaptation(_Model):
-    """practRA (Nedevschi et al. 2008) as the capacity-scaling seed uses it: one rate step at a
+    """practRA (Nedevschi et al., NSDI 2008) as Panarello et al. ("Network interface power management
+    and TCP congestion control: a troubled marriage", AJEEE 2016) use it: one rate step at a
     time from an EWMA arrival-rate prediction, the queue and a delay bound."""
 
     type: Literal["practra"] = "practra"
     rates_bps: list[PortRate] = Field(min_length=1)
     """The available rates; they must include the port's initial rate."""
     delay_bound_s: PositiveSeconds = 0.010
-    """d; not given by the seed."""
+    """d; the capacity-scaling study does not give it."""
     min_rate_change_interval_s: PositiveSeconds
     """mRCI; must exceed the port's transition_s."""
     ewma_weight: float = Field(0.25, gt=0, le=1)
@@ -427,7 +433,7 @@ Controller = Annotated[
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (traffic.md §4): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (the time-varying bottleneck of Panarello et al., AJEEE 2016, §6.3): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -466,11 +472,15 @@ class Link(_Model):
     """
 
     a: str
+    """One end (a node's name); the a->b port sends from it."""
     b: str
+    """The other end; the b->a port sends from it."""
     rate_bps: PortRate
+    """Service rate of each direction, bit/s (whole bit/s)."""
     delay_s: NonNegativeSeconds
     """One-way propagation delay."""
     queue: Queue = Field(default_factory=default_queue)
+    """Each direction's queue; default DropTail of 1000 packets."""
     transition_s: NonNegativeSeconds = 0.0
     """How long a port sends nothing after a rate change."""
     error_rate: ErrorRate = 0.0
@@ -480,7 +490,9 @@ class Link(_Model):
     lpi: Lpi | None = None
     """IEEE 802.3az low-power idle on both directions; none: the ports stay awake."""
     a_to_b: PortOverride | None = None
+    """Settings of the a->b direction that differ from the link's (and its controller)."""
     b_to_a: PortOverride | None = None
+    """Settings of the b->a direction that differ from the link's (and its controller)."""
 
     @model_validator(mode="after")
     def _one_way_to_sleep(self) -> Link:
@@ -661,7 +673,7 @@ class Tcp(_Model):
 
     ``rfc`` (the default): RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
     initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth per
-    ACK, no SACK. ``ns2``: the seeds' ns-2 agents (no SACK, no delayed ACKs, initial window 2,
+    ACK, no SACK. ``ns2``: the ns-2 agents of the reproduced studies (no SACK, no delayed ACKs, initial window 2,
     initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT).
     ``linux``: SACK, 40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s,
     maximum 120 s, 1 ms granularity, an RTT sample from every ACK.
@@ -762,14 +774,19 @@ class Flow(_Model):
     """A unidirectional stream of packets from ``src`` to ``dst``."""
 
     name: str = Field(min_length=1)
+    """Unique; it names the flow in the tables."""
     src: str
+    """The sending node (for TCP, the data sender)."""
     dst: str
+    """The receiving node."""
     traffic: Traffic
+    """What is sent: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial, web)."""
     packet_size: PacketSize = Field(default_factory=default_packet_size)
     """UDP only."""
     tcp: Tcp | None = None
     """TCP only; absent means the ``rfc`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
+    """When it starts sending (TCP: opens its connection)."""
     stop_s: float | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
 
@@ -879,13 +896,22 @@ class Scenario(_Model):
     name: str = ""
     """Free text naming the scenario; it does not affect the run."""
     seed: int = Field(ge=0, le=U64_MAX)
+    """Every random stream of the run (one per source, queue, link) derives from it: same scenario and
+    seed, bit-identical results."""
     duration_s: PositiveSeconds
+    """Simulated time the run lasts."""
     routing: Routing = Field(default_factory=Routing)
+    """How paths are chosen and how the routers follow link changes."""
     nodes: list[Node] = Field(min_length=1)
+    """Hosts and routers alike; a node's id is its position here."""
     links: list[Link] = []
+    """Bidirectional links: one port (queue and transmitter) per direction."""
     flows: list[Flow] = []
+    """The traffic: UDP sources and TCP applications."""
     events: list[Event] = []
+    """Changes at given times: rates, links down and up, ports asleep and awake."""
     recorder: Recorder | None = None
+    """What to sample over time into the timeseries table; absent records no time series."""
     pcap: list[Pcap] = []
     """Ports to capture into pcap files (classic libpcap, IPv4 packets, nanosecond timestamps)."""
 

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python lint bench setup tshark chromium clean
+.PHONY: demo test test-python lint docs wheel bench setup tshark chromium clean
 
 # The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
@@ -15,17 +15,30 @@ demo: setup
 	@echo "demo report: $(CURDIR)/out/demo/report.html"
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
-# test binary. Cargo's test profile is optimised (see Cargo.toml).
-test: lint tshark chromium
+# test binary. Cargo's test profile is optimised (see Cargo.toml). The documentation is built
+# (warnings as errors) before the tests, which build it again to check its links and run its tutorials.
+test: lint docs tshark chromium
 	cargo test -p wattnet-engine
 	$(BIN)/python -m pytest -q
 
-# Formatting and lints, Rust and Python alike: one width (120), no warnings.
+# Formatting and lints, Rust and Python alike: one width (120), no warnings; the package's
+# type hints checked by mypy --strict (its configuration is in pyproject.toml).
 lint: setup
 	cargo fmt --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests tools
+	$(BIN)/ruff format --check python tests tools
+	$(BIN)/mypy
+
+# The documentation site (MkDocs, Material theme) into site/, warnings as errors. The scenario,
+# output and command-line references are generated from the code by tools/mkdocs_hooks.py.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# An installable wheel into dist/: one abi3 wheel per platform serves every CPython from 3.11
+# on, so `pip install dist/wattnet-*.whl` needs no Rust.
+wheel: $(VENV)/.maturin-installed
+	$(BIN)/maturin build --release --out dist
 
 test-python: setup tshark chromium
 	$(BIN)/python -m pytest -q
@@ -72,4 +85,4 @@ chromium:
 	$(call apt_install,chromium,the report-rendering tests)
 
 clean:
-	rm -rf $(VENV) out python/wattnet/_engine*.so
+	rm -rf $(VENV) out site dist python/wattnet/_engine*.so

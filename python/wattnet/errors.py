@@ -19,7 +19,7 @@ class ScenarioError(ValueError):
     def __str__(self) -> str:
         return "\n".join(f"{field}: {problem}" if field else problem for field, problem in self.errors)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[tuple[str, str]]]]:
         # Keeps the (field, problem) list intact when pickled to another process.
         return (ScenarioError, (self.errors,))
 

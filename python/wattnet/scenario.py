@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from wattnet.errors import ScenarioError
 
@@ -712,7 +712,7 @@ class Tcp(_Model):
 
     @field_validator("max_rto_s")
     @classmethod
-    def _max_not_below_min(cls, max_rto_s: float | None, info) -> float | None:
+    def _max_not_below_min(cls, max_rto_s: float | None, info: ValidationInfo) -> float | None:
         min_rto_s = info.data.get("min_rto_s")
         if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
             raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
@@ -720,7 +720,7 @@ class Tcp(_Model):
 
     @field_validator("ecn")
     @classmethod
-    def _dctcp_needs_ecn(cls, ecn: bool | None, info) -> bool | None:
+    def _dctcp_needs_ecn(cls, ecn: bool | None, info: ValidationInfo) -> bool | None:
         cc = info.data.get("congestion_control")
         if ecn is False and cc is not None and cc.type == "dctcp":
             raise ValueError("cannot be false with DCTCP, which needs ECN")
@@ -728,7 +728,7 @@ class Tcp(_Model):
 
     @field_validator("receive_window_bytes")
     @classmethod
-    def _holds_a_segment(cls, window: int | None, info) -> int | None:
+    def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
         mss = info.data.get("mss_bytes") or 1460
         if window is not None and window < mss:
             raise ValueError(f"must hold at least one segment ({mss} bytes)")
@@ -756,7 +756,7 @@ class UniformSize(_Model):
 
     @field_validator("max_bytes")
     @classmethod
-    def _not_below_min(cls, max_bytes: int, info) -> int:
+    def _not_below_min(cls, max_bytes: int, info: ValidationInfo) -> int:
         min_bytes = info.data.get("min_bytes")
         if min_bytes is not None and max_bytes < min_bytes:
             raise ValueError(f"must be at least min_bytes ({min_bytes})")
@@ -801,7 +801,7 @@ class Flow(_Model):
 
     @field_validator("stop_s")
     @classmethod
-    def _after_start(cls, stop_s: float | None, info) -> float | None:
+    def _after_start(cls, stop_s: float | None, info: ValidationInfo) -> float | None:
         start_s = info.data.get("start_s")
         if stop_s is not None and start_s is not None and stop_s <= start_s:
             raise ValueError(f"must be later than start_s ({start_s})")
@@ -1095,7 +1095,7 @@ def _join_path(prefix: str, field: str) -> str:
 
 
 def _field_errors(error: ValidationError) -> list[tuple[str, str]]:
-    errors = []
+    errors: list[tuple[str, str]] = []
     for detail in error.errors():
         loc, kind, message = tuple(detail["loc"]), detail["type"], detail["msg"]
         if kind == "extra_forbidden":
@@ -1201,7 +1201,7 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
     for i, event in enumerate(scenario.events):
         if event.at_s > scenario.duration_s:
             problems.append((f"events[{i}].at_s", f"outside the run [0, duration_s = {scenario.duration_s}]"))
-        if event.action in ("set_rate", "sleep", "wake"):
+        if isinstance(event, (SetRate, Sleep, Wake)):
             if links_valid and event.port not in ports:
                 problems.append((f"events[{i}].port", _unknown_port(event.port)))
             continue

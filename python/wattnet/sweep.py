@@ -30,13 +30,14 @@ import tomllib
 import traceback
 import warnings
 from collections import Counter, deque
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import CancelledError as FutureCancelledError
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, Protocol, get_args, get_origin
 
 import numpy as np
 import pandas as pd
@@ -457,6 +458,26 @@ def _main_script_without_guard() -> str | None:
     return str(path)
 
 
+# A task: (store key, scenario JSON, engine version) of each run it holds; a handle is what an
+# executor returns for a task it runs (a concurrent.futures or a Dask future).
+Task = tuple[str, str, str]
+Handle = Any
+
+
+class Executor(Protocol):
+    """What ``drive`` needs of an executor: slots, and tasks submitted, awaited and collected."""
+
+    isolates_losses: bool
+    death_limit: int
+
+    def slots(self) -> int: ...
+    def submit(self, tasks: list[Task]) -> Handle: ...
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]: ...
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]: ...
+    def after_loss(self) -> None: ...
+    def close(self, futures: set[Handle], abort: bool = False) -> None: ...
+
+
 class WorkerLost(Exception):
     """The worker process running a task died (killed, out of memory or crashed)."""
 
@@ -494,7 +515,7 @@ class LocalExecutor:
     def slots(self) -> int:
         return self.workers
 
-    def submit(self, tasks: list[tuple[str, str, str]]):
+    def submit(self, tasks: list[Task]) -> Handle:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
@@ -504,7 +525,7 @@ class LocalExecutor:
             )
         return self._pool.submit(run_batch, tasks)
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         done, pending = wait_futures(futures, timeout=timeout, return_when=FIRST_COMPLETED)
         if pending and any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # The pool is broken: every other task in it is lost or finished; collect them all.
@@ -512,9 +533,10 @@ class LocalExecutor:
             done |= more
         return done
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
         try:
-            return future.result()
+            outcomes: list[dict[str, Any]] = future.result()
+            return outcomes
         except BrokenProcessPool as error:
             raise WorkerLost(str(error) or "a worker process died") from None
 
@@ -523,7 +545,7 @@ class LocalExecutor:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
@@ -547,21 +569,22 @@ class SerialExecutor:
     def slots(self) -> int:
         return 1
 
-    def submit(self, tasks: list[tuple[str, str, str]]) -> Future:
-        future: Future = Future()
+    def submit(self, tasks: list[Task]) -> Handle:
+        future: Future[list[dict[str, Any]]] = Future()
         future.set_result(run_batch(tasks))
         return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         return {future for future in futures if future.done()}
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
-        return future.result()
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
+        outcomes: list[dict[str, Any]] = future.result()
+        return outcomes
 
     def after_loss(self) -> None:
         pass
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         pass
 
 
@@ -580,10 +603,11 @@ class DaskExecutor:
             import distributed
         except ImportError:
             raise SweepError("the Dask executor needs dask.distributed: pip install 'wattnet[dask]'") from None
-        self._distributed = distributed
+        self._distributed: Any = distributed
+        self.client: Any
         if isinstance(client_or_address, str):
             try:
-                self.client = distributed.Client(client_or_address, timeout="20s")
+                self.client = self._distributed.Client(client_or_address, timeout="20s")
             except OSError as error:
                 raise SweepError(f"scheduler {client_or_address!r}: cannot connect: {error}") from None
             self._own_client = True
@@ -604,21 +628,22 @@ class DaskExecutor:
             self._slots_at = time.monotonic()
         return self._slots
 
-    def submit(self, tasks: list[tuple[str, str, str]]):
+    def submit(self, tasks: list[Task]) -> Handle:
         return self.client.submit(run_batch, tasks, pure=False, key=f"wattnet-runs-{tasks[0][0]}-{os.urandom(4).hex()}")
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         try:
             done, _ = self._distributed.wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return set()
         return set(done)
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
         from distributed.scheduler import KilledWorker
 
         try:
-            return future.result()
+            outcomes: list[dict[str, Any]] = future.result()
+            return outcomes
         except KilledWorker as error:
             raise WorkerLost(f"the Dask workers running it died: {error}") from None
         except FutureCancelledError:
@@ -627,7 +652,7 @@ class DaskExecutor:
     def after_loss(self) -> None:
         pass
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         if abort and futures:
             with contextlib.suppress(Exception):  # the client may already be gone
                 self.client.cancel(list(futures))
@@ -635,7 +660,8 @@ class DaskExecutor:
             self.client.close()
 
 
-def make_executor(executor: Any = "local", workers: int | None = None):
+def make_executor(executor: Any = "local", workers: int | None = None) -> Executor:
+    """The executor ``sweep``'s ``executor`` argument names (see ``sweep``)."""
     if isinstance(executor, str) and executor == "local":
         return LocalExecutor(workers)
     if workers is not None:
@@ -797,7 +823,9 @@ def run_sweep(
     return SweepOutcome(mine, len(runs), ran, failed_now, skipped, failed)
 
 
-def drive(executor, todo: list[PlannedRun], record, batch: int | None) -> None:
+def drive(
+    executor: Executor, todo: list[PlannedRun], record: Callable[[PlannedRun, dict[str, Any]], None], batch: int | None
+) -> None:
     """Keeps the executor busy until every run is recorded.
 
     A lost task (its worker died) puts its runs back as suspects, run one per task (and, for

@@ -8,11 +8,14 @@ ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find c
 
 .PHONY: demo test test-python lint docs wheel bench setup tshark chromium clean
 
-# The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
+# The demo reproduces the capacity-scaling study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
 demo: setup
+	@echo "reproducing the capacity-scaling study in quick mode (a reduced grid of short runs, about half a minute)"
 	$(BIN)/wattnet reproduce capacity-scaling --quick --out out/demo
 	@echo "demo report: $(CURDIR)/out/demo/report.html"
+	@echo "quick mode runs too few and too short runs for some of the paper's targets; the full study"
+	@echo "(wattnet reproduce capacity-scaling) is the one to judge: see docs/reproductions.md"
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
 # test binary. Cargo's test profile is optimised (see Cargo.toml). The documentation is built

@@ -10,6 +10,15 @@ class ScenarioError(ValueError):
 
     ``errors`` lists ``(field, problem)`` pairs; ``field`` is a path such as
     ``links[0].rate_bps``, or ``""`` when the problem concerns the whole scenario.
+
+    Example:
+        ```python
+        try:
+            wattnet.load_scenario("bad.toml")
+        except wattnet.ScenarioError as error:
+            for field, problem in error.errors:
+                print(field, problem)   # links[1].rate_bps  input should be greater than or equal to 1
+        ```
     """
 
     def __init__(self, errors: list[tuple[str, str]]):

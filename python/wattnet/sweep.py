@@ -730,6 +730,18 @@ def sweep(
     run in ``out`` to ``out/results.parquet`` and ``out/results.csv``. Raises SweepError or
     ScenarioError before running anything when the sweep is not valid; KeyboardInterrupt
     stops the workers and keeps every run already written.
+
+    Warns (``IdenticalReplicationsWarning``) when ``replications`` > 1 but nothing in the swept
+    scenarios is random. Run from a script, the call must sit under
+    ``if __name__ == "__main__":`` (the local workers import the script); SweepError says so.
+
+    Example:
+        ```python
+        if __name__ == "__main__":
+            table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]},
+                                  replications=5, out="out/sweep")
+            print(table[["links[1].rate_bps", "replication", "packets_dropped"]])
+        ```
     """
     return run_sweep(
         base, grid, replications, out=out, seed=seed, executor=executor, workers=workers, batch=batch,
@@ -972,7 +984,14 @@ class _ProgressBar:
 def mean_ci(values: Any, confidence: float = 0.95) -> tuple[float, float]:
     """The mean of independent replications and the half-width of its Student-t confidence
     interval, ``t_{(1+confidence)/2, n-1} · s / √n`` with ``s`` the sample standard deviation
-    (n − 1). With one value the half-width is NaN; with none, both are."""
+    (n − 1). With one value the half-width is NaN; with none, both are. NaN values are left
+    out. The result is in the values' unit.
+
+    Example:
+        >>> mean, half_width = mean_ci([1, 2, 3, 4, 5])
+        >>> round(mean, 3), round(half_width, 3)
+        (3.0, 1.963)
+    """
     from scipy.stats import t
 
     if not 0 < confidence < 1:
@@ -1002,7 +1021,15 @@ def replication_means(
     ``by`` names the columns that identify a grid point; by default the table's parameters
     (``table.attrs["parameters"]``, as ``sweep`` and ``load_results`` set it). Failed runs are
     left out. Columns: ``by``..., ``metric``, ``n``, ``mean``, ``std``, ``half_width``,
-    ``ci_low``, ``ci_high`` and ``rel_half_width`` (half-width / |mean|).
+    ``ci_low``, ``ci_high`` and ``rel_half_width`` (half-width / |mean|), in the metric's unit
+    but for ``n`` and ``rel_half_width``.
+
+    Example:
+        ```python
+        table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]}, replications=5,
+                              out="out/sweep")
+        wattnet.replication_means(table, ["packets_dropped", "packets_received"])
+        ```
     """
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     if by is None:

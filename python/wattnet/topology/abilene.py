@@ -1,4 +1,5 @@
-"""SNDlib ``abilene`` (Orłowski et al. 2010), the network of seed 001 (topologies.md §1)."""
+"""SNDlib ``abilene`` (Orłowski et al. 2010), the network of Sassu, Scarso, Cuomo ("TCP behavior over a
+greened network", SustainIT 2012)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from wattnet.topology._fragment import ParameterChecks, Topology, link, nodes_na
 from wattnet.topology.geo import FIBRE_SPEED_KM_PER_S, haversine_km, propagation_delay_s, rounded_ms_delay_s
 
 # (SNDlib name, city, longitude, latitude), in SNDlib order: the position is the node id the
-# seed's Fig. 1 and Table V use.
+# greened-network paper's Fig. 1 and Table V use.
 ABILENE_NODES: tuple[tuple[str, str, float, float], ...] = (
     ("ATLAM5", "Atlanta (M5 PoP)", -84.3833, 33.75),
     ("ATLAng", "Atlanta", -85.50, 34.50),
@@ -56,8 +57,8 @@ def abilene(
     """The 12 nodes (named as in SNDlib, ids in SNDlib order) and 15 links of ABILENE.
 
     Delays are the haversine distance (R = 6371 km) at ``propagation_speed_km_per_s``, rounded to
-    whole milliseconds with a 1 ms minimum (the seed's "1 ms to 11 ms"), or exact with
-    ``exact_delays``. Defaults are seed 001's: every link 40 Mb/s (40 Gb/s scaled down 1000×) and
+    whole milliseconds with a 1 ms minimum (the greened-network paper's "1 ms to 11 ms"), or exact with
+    ``exact_delays``. Defaults are that paper's: every link 40 Mb/s (40 Gb/s scaled down 1000×) and
     300 packets per interface. ``info`` holds per link (keyed by its (a, b)) ``distance_km``,
     ``exact_delay_s`` and ``sndlib_capacity_mbps``, and per node ``cities``.
     """

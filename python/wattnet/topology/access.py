@@ -1,4 +1,5 @@
-"""Seed 002's access network: sources — G-router — Internet node — destinations (topologies.md §3)."""
+"""The access network of Lombardo, Panarello, Schembra ("Measuring Minimum Transmission Resources in the
+Internet Access Router"): sources — G-router — Internet node — destinations."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def access_network(
     toward the destinations run at ``internet_rate_bps`` ("unlimited" in case study 1: ten times
     C_max) with ``internet_buffer_packets``; with one destination that is the single port
     ``internet->dst0``, which case study 2 slows to 12 Mb/s at 300 s. Queues toward the sources
-    hold ``reverse_buffer_packets``. One-way delays 5 + 45 + 50 ms make the seed's 200 ms RTT.
+    hold ``reverse_buffer_packets``. One-way delays 5 + 45 + 50 ms make the paper's 200 ms RTT.
     ``g_router_controller`` (a scenario controller table, e.g. the G-router's AWM + C-EARTH)
     manages ``grouter->internet``; without it the port keeps its rate (not controlled).
     """

@@ -1,4 +1,4 @@
-"""BCube(n, k) (Guo et al., SIGCOMM 2009; topologies.md §8)."""
+"""BCube(n, k) (Guo et al., SIGCOMM 2009)."""
 
 from __future__ import annotations
 

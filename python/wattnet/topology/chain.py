@@ -1,4 +1,5 @@
-"""Seed 000's chain S — N1 — N2 — N3 — D with background source B on N1 (topologies.md §2)."""
+"""The chain S — N1 — N2 — N3 — D with background source B on N1 of Panarello et al. ("Network interface
+power management and TCP congestion control: a troubled marriage", AJEEE 2016)."""
 
 from __future__ import annotations
 

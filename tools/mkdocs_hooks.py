@@ -72,12 +72,19 @@ def _bounds(schema: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _default(name: str, schema: dict[str, Any], required: set[str]) -> str:
+def _default(model: str, name: str, schema: dict[str, Any], required: set[str]) -> str:
     if name in required:
         return "**required**"
-    if "default" not in schema:
-        return "(built)"
-    return f"`{json.dumps(schema['default'], ensure_ascii=False)}`"
+    if "default" in schema:
+        return f"`{json.dumps(schema['default'], ensure_ascii=False)}`"
+    # A default built by a factory (a table of defaults): build it and show it.
+    from pydantic import BaseModel
+    from wattnet import scenario
+
+    value = getattr(scenario, model).model_fields[name].get_default(call_default_factory=True)
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude_none=True)
+    return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
 def _models_in_order(schema: dict[str, Any]) -> list[str]:
@@ -107,14 +114,15 @@ def _models_in_order(schema: dict[str, Any]) -> list[str]:
 def _model_section(name: str, model: dict[str, Any]) -> list[str]:
     lines = [f"## {name} {{ #{_anchor(name)} }}", ""]
     if model.get("description"):
-        lines += [model["description"].strip(), ""]
+        # The docstring's examples belong to the API reference; here the fields speak.
+        lines += [model["description"].split("\nExample:")[0].strip(), ""]
     properties = model.get("properties", {})
     if not properties:
         return lines + ["No fields.", ""]
     required = set(model.get("required", []))
     lines += ["| field | type | default | allowed | meaning |", "|---|---|---|---|---|"]
     for field, schema in properties.items():
-        row = [f"`{field}`", _type(schema), _default(field, schema, required), _bounds(schema)]
+        row = [f"`{field}`", _type(schema), _default(name, field, schema, required), _bounds(schema)]
         row.append(schema.get("description", ""))
         lines.append("| " + " | ".join(_cell(cell) for cell in row) + " |")
     return lines + [""]
@@ -132,8 +140,7 @@ def scenario_reference() -> str:
             "(`wattnet schema` prints the same as JSON Schema). A scenario is a TOML file, a JSON file "
             "(`scenario.json`), nested Python dicts or `wattnet.Scenario` models; unknown fields are errors. "
             "Quantities carry their unit in their name: `_s` seconds, `_bps` bit/s, `_bytes` bytes, "
-            "`_w` watts, `_j` joules. A default of `null` means absent; *(built)* means the default is built "
-            "from other fields. See [Scenarios](../guide/scenarios.md) for how the parts fit together."
+            "`_w` watts, `_j` joules. A default of `null` means absent. See [Scenarios](../guide/scenarios.md) for how the parts fit together."
         ),
         "",
     ]

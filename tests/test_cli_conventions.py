@@ -109,3 +109,18 @@ def test_load_scenario_reads_json_by_its_suffix(tmp_path):
     path.write_text("{not json")
     with pytest.raises(wattnet.ScenarioError, match="invalid JSON"):
         load_scenario(path)
+
+
+def test_sweep_without_out_writes_under_runs_named_by_the_sweep_file(tmp_path):
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(
+        f'base = {json.dumps(str(ROOT / "examples" / "chain.toml"))}\nreplications = 1\n\n[grid]\n"links[1].rate_bps" = [8e6]\n'
+    )
+    done = wattnet_cli("sweep", str(sweep), "--workers", "1", "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [store] = (tmp_path / "runs").iterdir()
+    assert re.fullmatch(r"tiny-[0-9a-f]{12}", store.name)
+    assert (store / "results.parquet").is_file()
+    # The same sweep goes to the same store (and runs nothing again).
+    again = wattnet_cli("sweep", str(sweep), "--workers", "1", cwd=tmp_path)
+    assert f"1 already in the store; table in runs/{store.name}/results.parquet" in again.stdout

@@ -43,11 +43,14 @@ class _Page(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.ids: set[str] = set()
+        self.duplicate_ids: list[str] = []
         self.links: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if attributes.get("id"):
+            if attributes["id"] in self.ids:
+                self.duplicate_ids.append(attributes["id"])
             self.ids.add(attributes["id"])
         for name in ("href", "src"):
             if attributes.get(name) and not (tag == "link" and attributes.get("rel") == "canonical"):
@@ -84,6 +87,10 @@ def test_the_site_builds_strict_with_every_page_of_the_nav(site):
 
 def test_every_internal_link_and_anchor_resolves(site):
     parsed = {path.resolve(): _parse(path) for path in site.rglob("*.html")}
+    # An anchor defined twice points at the first: the second cannot be linked to.
+    assert {
+        str(path.relative_to(site)): page.duplicate_ids for path, page in parsed.items() if page.duplicate_ids
+    } == {}
     broken = []
     for path, page in parsed.items():
         for link in page.links:

@@ -46,7 +46,7 @@ def scenario_dict():
 
 def lowest_id_next_hops(graph):
     """Per (router, destination) the next hop without ECMP: among the neighbours on a shortest
-    hop-count path, the lowest node id (routing.md §3)."""
+    hop-count path, the lowest node id (docs/models/routing-and-pruning.md §2)."""
     ids = {node: i for i, node in enumerate(graph.nodes)}
     distance = dict(nx.all_pairs_shortest_path_length(graph))
     return {
@@ -106,7 +106,7 @@ def assert_reproduction_files(out, stdout, tables, figures, report_texts):
 
 
 def assert_checks(out, stdout, ids):
-    """checks.json has exactly ``ids``, in order, each with issue 6's six fields and a measured
+    """checks.json has exactly ``ids``, in order, each with the six fields of ``CHECK_FIELDS`` and a measured
     value, and every check is printed with its verdict: a failing target is shown, not dropped."""
     checks = json.loads((out / "checks.json").read_text())
     assert [c["id"] for c in checks] == list(ids)

@@ -1,5 +1,5 @@
-"""A bottleneck elsewhere (traffic.md §4): a port's rate redrawn from U[min, max] at Exp(mean)
-epochs, without a transition."""
+"""A bottleneck elsewhere (Panarello et al. 2016 §6.3; docs/models/traffic-models.md): a port's rate
+redrawn from U[min, max] at Exp(mean) epochs, without a transition."""
 
 import math
 

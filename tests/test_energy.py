@@ -28,7 +28,7 @@ def gigabit(**link):
 
 
 def test_lpi_energy_of_one_frame_per_millisecond():
-    # power.md §4 at 1000BASE-T, 1 W active, LPI at 0.1 W with 20 ms quiet / 198 µs refresh: one
+    # docs/models/energy.md §4 at 1000BASE-T, 1 W active, LPI at 0.1 W with 20 ms quiet / 198 µs refresh: one
     # 1500 B frame per ms from 50 to 59 ms, run to 59.5 ms. s->d: 0.396 ms of refresh + 49.604 ms
     # quiet before the first frame, then 210.5 µs awake (T_w + frame + T_s) per frame and
     # 7.395 ms quiet: 0.396 + 4.9604 + 2.105 + 0.7395 = 8.2009 mJ.

@@ -261,7 +261,7 @@ def test_mean_ci_is_the_student_t_interval():
     assert mean == 3.0
     assert half == pytest.approx(2.776445 * math.sqrt(2.5) / math.sqrt(5), rel=1e-6)
     assert round(half, 3) == 1.963
-    # R = 10: t(0.975, 9) = 2.262 (metrics.md §F); 98 % with R = 12: t = 2.718.
+    # R = 10: t(0.975, 9) = 2.262 (docs/models/metric-definitions.md); 98 % with R = 12: t = 2.718.
     values = np.arange(10.0)
     assert mean_ci(values)[1] == pytest.approx(2.262157 * values.std(ddof=1) / math.sqrt(10), rel=1e-6)
     assert mean_ci(np.arange(12.0), 0.98)[1] == pytest.approx(

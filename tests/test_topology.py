@@ -1,4 +1,4 @@
-"""Topology builders and importers against the numbers of spec/topologies.md and the textbook counts."""
+"""Topology builders and importers against the numbers of docs/models/topology.md and the textbook counts."""
 
 import itertools
 import math
@@ -19,7 +19,7 @@ from wattnet.topology import (
     vl2,
 )
 
-# topologies.md §1: (id, SNDlib name, longitude, latitude, degree)
+# SNDlib abilene (docs/models/topology.md): (id, SNDlib name, longitude, latitude, degree)
 ABILENE_NODE_TABLE = [
     (0, "ATLAM5", -84.3833, 33.75, 1),
     (1, "ATLAng", -85.50, 34.50, 4),
@@ -35,7 +35,7 @@ ABILENE_NODE_TABLE = [
     (11, "WASHng", -77.026842, 38.897303, 2),
 ]
 
-# topologies.md §1: (ids, km, exact delay ms, rounded ms, SNDlib capacity Mb/s)
+# SNDlib abilene (docs/models/topology.md): (ids, km, exact delay ms, rounded ms, SNDlib capacity Mb/s)
 ABILENE_LINK_TABLE = [
     ((0, 1), 132.4, 0.662, 1, 9920),
     ((1, 4), 1079.1, 5.396, 5, 9920),
@@ -64,7 +64,7 @@ def test_abilene_nodes_are_sndlib_names_in_sndlib_order():
 
 
 @pytest.mark.parametrize("ids, km, exact_ms, rounded_ms, capacity_mbps", ABILENE_LINK_TABLE, ids=str)
-def test_abilene_link_matches_the_spec_table(ids, km, exact_ms, rounded_ms, capacity_mbps):
+def test_abilene_link_matches_the_documented_table(ids, km, exact_ms, rounded_ms, capacity_mbps):
     names = abilene().names
     a, b = names[ids[0]], names[ids[1]]
     rounded, exact = abilene(), abilene(exact_delays=True)
@@ -74,7 +74,7 @@ def test_abilene_link_matches_the_spec_table(ids, km, exact_ms, rounded_ms, capa
     assert rounded.info["sndlib_capacity_mbps"][a, b] == capacity_mbps
 
 
-def test_abilene_shape_and_seed_defaults():
+def test_abilene_shape_and_study_defaults():
     t = abilene()
     graph = t.graph()
     degrees = [degree for _, degree in graph.degree()]
@@ -124,7 +124,7 @@ def test_fattree4_counts_and_paths():
     assert set(graph["core1_0"]) == {f"agg{pod}_1" for pod in range(4)}
 
 
-def test_fattree8_matches_the_seed():
+def test_fattree8_matches_the_paper():
     t = fattree(8)
     graph = t.graph()
     assert len(t.hosts) == 128
@@ -246,7 +246,7 @@ def test_dumbbell_pairs():
     assert t.link_between("right", "r1")["a"] == "right"  # oriented along the data
 
 
-def test_dumbbell_seed_004_layout():
+def test_dumbbell_ecn_efficiency_layout():
     queue = {"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 32, "ecn": True}
     t = dumbbell(
         10, 1.5e6, 0.02, 10e6, 0.0005, 1000, n_senders=1,
@@ -261,7 +261,7 @@ def test_dumbbell_seed_004_layout():
     assert [link.error_rate for link in scenario.links] == [0.0, 0.0] + [0.01] * 10
 
 
-# A native SNDlib file written from topologies.md §1's tables, independently of the builder.
+# A native SNDlib file written from docs/models/topology.md's ABILENE tables, independently of the builder.
 ABILENE_NATIVE = """?SNDlib native format; type: network; version: 1.0
 # network abilene
 

@@ -8,10 +8,14 @@
 from __future__ import annotations
 
 import json
+import posixpath
+import re
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 GENERATED = {
     "reference/scenario.md": "scenario_reference",
@@ -19,11 +23,32 @@ GENERATED = {
     "reference/cli.md": "cli_reference",
 }
 
+# ARCHITECTURE.md lives at the top of the repository, where contributors look for it; the site
+# shows it as architecture.md, with its links into docs/ made relative to the site.
+ROOT = Path(__file__).resolve().parents[1]
+ARCHITECTURE = "architecture.md"
+_LINK = re.compile(r"\]\((?P<target>[^)#\s]+)(?P<anchor>#[^)\s]*)?\)")
+
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, function in GENERATED.items():
         files.append(File.generated(config, path, content=globals()[function]()))
+    architecture = (ROOT / "ARCHITECTURE.md").read_text().replace("](docs/", "](")
+    files.append(File.generated(config, ARCHITECTURE, content=architecture))
     return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Links from a docs page to the top-level ARCHITECTURE.md point at its page in the site."""
+    folder = posixpath.dirname(page.file.src_uri)
+
+    def relink(match: re.Match[str]) -> str:
+        target = match["target"]
+        if (ROOT / "docs" / folder / target).resolve() != ROOT / "ARCHITECTURE.md":
+            return match[0]
+        return f"]({posixpath.relpath(ARCHITECTURE, folder or '.')}{match['anchor'] or ''})"
+
+    return _LINK.sub(relink, markdown)
 
 
 # ---------------------------------------------------------------------------------------------

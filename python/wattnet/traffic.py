@@ -1,4 +1,4 @@
-"""Traffic builders: lists of scenario flows for a topology."""
+"""Traffic builders: lists of scenario flows for a topology (docs/models/traffic-models.md)."""
 
 from __future__ import annotations
 
@@ -19,15 +19,14 @@ def link_cbr_flows(
     prefix: str = "cbr",
     directions: Literal["both", "a_to_b", "b_to_a"] = "both",
 ) -> list[dict[str, Any]]:
-    """Background CBR over UDP at ``load`` × the rate of every link, as Sassu, Scarso, Cuomo ("TCP
-    behavior over a greened network", SustainIT 2012) load ABILENE:
+    """Background CBR over UDP at ``load`` × the rate of every link (Sassu et al. 2012; docs/models/traffic-models.md):
     one flow per link per direction between the two adjacent nodes, named
     ``"{prefix} {from}->{to}"`` after the port it loads, with fixed ``packet_bytes`` packets.
-    ``directions`` keeps both directions (the default) or one flow per link, from
+    ``directions`` keeps both directions (wattnet's default) or one flow per link, from
     ``a`` to ``b`` or from ``b`` to ``a`` (one ns-2 CBR agent per link).
 
     Each flow starts at an offset drawn uniformly in [0, one packet interval) from ``rng``
-    (at 25 % of 40 Mb/s: 10 Mb/s of 1000 B packets, a packet every 0.8 ms), in link order, a→b before
+    (Sassu et al. 2012: 10 Mb/s of 1000 B packets, a packet every 0.8 ms), in link order, a→b before
     b→a. A direction's own ``rate_bps`` (``a_to_b`` / ``b_to_a``) sets its flow's rate.
     """
     problems = []

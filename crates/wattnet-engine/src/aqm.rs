@@ -1,4 +1,4 @@
-//! Active queue management (aqm.md §2–4): RED with Floyd's gentle variant and ECN marking,
+//! Active queue management (docs/models/queue-management.md §2–4): RED with Floyd's gentle variant and ECN marking,
 //! and DCTCP-style threshold marking. Both tail-drop at the same physical buffer as DropTail.
 
 use rand::Rng as _;
@@ -16,7 +16,7 @@ fn ecn_capable(ecn: Ecn) -> bool {
     !matches!(ecn, Ecn::NotEct)
 }
 
-/// RED's parameters and state (aqm.md §2).
+/// RED's parameters and state (Floyd & Jacobson 1993; docs/models/queue-management.md §2).
 #[derive(Clone, Debug)]
 pub struct Red {
     min_th: f64,
@@ -57,7 +57,7 @@ enum Signal {
 }
 
 /// RED's drop (or mark) probability p_a for this arrival, from p_b and `count`, the arrivals
-/// since the last drop including this one (aqm.md §2 step 4).
+/// since the last drop including this one (docs/models/queue-management.md §2 step 4).
 pub fn spread_probability(p_b: f64, count: i64, wait: bool) -> f64 {
     let cp = count as f64 * p_b;
     let p_a = if wait {
@@ -149,8 +149,8 @@ impl Red {
         self.avg
     }
 
-    /// aqm.md §2: update the average, decide by region, spread the drops, then tail-drop at
-    /// the physical limit independently of RED.
+    /// Floyd & Jacobson 1993 with ns-2's defaults: update the average, decide by region, spread the
+    /// drops, then tail-drop at the physical limit independently of RED.
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         self.update_average(q, arrival.now);
         let signal = match self.region() {
@@ -235,7 +235,7 @@ enum MarkThreshold {
     Bytes(u64),
 }
 
-/// DCTCP-style marking (aqm.md §4): no averaging, no randomness.
+/// DCTCP-style marking (RFC 8257 §3.1; docs/models/queue-management.md §4): no averaging, no randomness.
 #[derive(Clone, Copy, Debug)]
 pub struct ThresholdMarking {
     k: MarkThreshold,
@@ -275,7 +275,7 @@ impl ThresholdMarking {
     /// RFC 8257 §3.1, Alizadeh et al. 2010 ("simple marking at the switch"): mark on arrival
     /// when the instantaneous queue (packets or bytes waiting) exceeds K. Only ECN-capable
     /// packets are marked; the others are enqueued as they are, and only a full buffer drops
-    /// (aqm.md §4).
+    /// (docs/models/queue-management.md §4).
     #[inline]
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         if !self.buffer.admits(q, arrival.size_bytes) {
@@ -301,8 +301,8 @@ mod tests {
 
     const MS: Time = PS_PER_S / 1000;
 
-    /// The spec's sanity-check RED: min_th 5, max_th 15, max_p 0.1, w_q 0.002, packet mode,
-    /// a buffer large enough never to overflow.
+    /// The sanity-check RED of docs/models/queue-management.md §2: min_th 5, max_th 15, max_p 0.1,
+    /// w_q 0.002, packet mode, a buffer large enough never to overflow.
     fn red_json(extra: &str) -> Red {
         let text = format!(
             r#"{{"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 1000{}{extra}}}"#,
@@ -381,7 +381,7 @@ mod tests {
         // s = 1 ms: 125 B at 1 Mb/s. Idle 100 ms → m = 100.
         let idle = QueueState { last_tx_end: 50 * MS, rate_bps: 1_000_000, ..QueueState::default() };
         let at = Arrival { now: 150 * MS, size_bytes: 125, ecn: Ecn::NotEct };
-        // Floyd: 10·0.998^100 = 8.1857 (the spec's 8.19).
+        // Floyd: 10·0.998^100 = 8.1857 (8.19 in docs/models/queue-management.md §2).
         let mut red = red_json(r#""mean_packet_bytes": 125, "idle_decay": "floyd""#);
         red.avg = 10.0;
         red.admit(&idle, at);

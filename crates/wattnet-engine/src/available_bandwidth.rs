@@ -1,5 +1,5 @@
 //! A port whose available bandwidth changes by itself: a bottleneck elsewhere in the network
-//! (traffic.md §4, the capacity-scaling seed's §6.3). At epochs Exp(mean) apart the port's
+//! (Panarello et al. 2016 §6.3; docs/models/traffic-models.md). At epochs Exp(mean) apart the port's
 //! rate is redrawn uniformly; the packet in service finishes at the old rate.
 
 use rand::Rng as _;
@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn gaps_and_rates_have_the_spec_means() {
-        // traffic.md §4: Exp(50 ms) gaps; U[1, 10] Mb/s has mean 5.5 Mb/s and sd 9/√12 Mb/s.
+        // Panarello et al. 2016 §6.3: Exp(50 ms) gaps; U[1, 10] Mb/s has mean 5.5 Mb/s and sd 9/√12 Mb/s.
         let (mut b, n) = (uniform(None), 100_000);
         let mean_gap = (0..n).map(|_| b.next_gap() as f64).sum::<f64>() / n as f64 / from_secs(1.0) as f64;
         assert!((mean_gap - 0.05).abs() < 0.05 * 4.0 / (n as f64).sqrt(), "{mean_gap}");

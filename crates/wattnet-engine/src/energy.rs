@@ -1,4 +1,4 @@
-//! Power models and exact energy accounting (power.md §1, §3, §4, §9.3).
+//! Power models and exact energy accounting (docs/models/energy.md).
 //!
 //! A port's power depends on its configured rate and its mode (active, asleep, in 802.3az
 //! low-power idle). The meter integrates it exactly: power is constant between changes of
@@ -19,8 +19,9 @@ pub enum PowerModelSpec {
         #[serde(default)]
         sleep_w: f64,
     },
-    /// power.md §1: P(r) = P_s + f(r), with frequency scaling (f linear in r) or dynamic
-    /// voltage scaling (f cubic in r down to r_MAX/φ, linear below, continuous at the knee).
+    /// Panarello et al. 2016 §3 (after Nedevschi et al. 2008): P(r) = P_s + f(r), with frequency
+    /// scaling (f linear in r) or dynamic voltage scaling (f cubic in r down to r_MAX/φ, linear
+    /// below, continuous at the knee).
     RateScaling {
         static_w: f64,
         dynamic_w: f64,
@@ -41,7 +42,7 @@ pub enum PowerModelSpec {
         #[serde(default)]
         sleep_w: f64,
     },
-    /// power.md §9.3: ⌈capacity / card capacity⌉ line cards of `card_w` each, whatever the load.
+    /// Sassu et al. 2012's line cards: ⌈capacity / card capacity⌉ line cards of `card_w` each, whatever the load.
     LineCard {
         card_capacity_bps: f64,
         card_w: f64,
@@ -71,7 +72,7 @@ pub struct PowerLevel {
     pub watts: f64,
 }
 
-/// IEEE 802.3az low-power idle: a preset PHY or explicit timings (power.md §4).
+/// IEEE 802.3az low-power idle: a preset PHY or explicit timings (docs/models/energy.md §4).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LpiSpec {
@@ -109,7 +110,8 @@ pub struct Lpi {
 
 impl Lpi {
     pub fn from_spec(spec: &LpiSpec, field: &str) -> Result<Lpi, ScenarioError> {
-        // power.md §4 table: (T_w, T_s, T_q, T_r) in µs, minimum T_q and T_r.
+        // Reviriego et al. 2009's table of IEEE 802.3az-2010 Table 78-4: (T_w, T_s, T_q, T_r) in µs,
+        // minimum T_q and T_r.
         let preset = spec.phy.map(|p| match p {
             Phy::Base100Tx => (30.5, 200.0, 20_000.0, 200.0),
             Phy::Base1000T => (16.5, 182.0, 20_000.0, 198.0),
@@ -426,7 +428,7 @@ mod tests {
         assert_eq!(table.active_w(100_000_000), 0.5);
         assert_eq!(table.active_w(400_000_000), 2.0);
         assert_eq!(table.active_w(10_000_000_000), 20.0);
-        // power.md §9.3: a 40 Gb/s link of 2.5 Gb/s cards at 140 W: 16 cards, 2240 W.
+        // docs/models/energy.md §3: a 40 Gb/s link of 2.5 Gb/s cards at 140 W: 16 cards, 2240 W.
         let cards = model(
             PowerModelSpec::LineCard {
                 card_capacity_bps: 2.5e9,

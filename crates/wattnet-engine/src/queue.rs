@@ -26,7 +26,7 @@ pub enum Admission {
 #[derive(Clone, Debug)]
 #[repr(u8)]
 pub enum QueueDiscipline {
-    /// Tail drop at a limit in packets or bytes (aqm.md §1).
+    /// Tail drop at a limit in packets or bytes (docs/models/queue-management.md §1).
     DropTail(BufferLimit),
     /// Boxed so RED's state does not grow every port.
     Red(Box<Red>),
@@ -39,7 +39,7 @@ pub enum Limit {
     Bytes(u64),
 }
 
-/// The physical buffer every discipline tail-drops at (aqm.md §1, and §2 step 6 for RED).
+/// The physical buffer every discipline tail-drops at (docs/models/queue-management.md §1, and §2 step 6 for RED).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferLimit {
     pub limit: Limit,
@@ -101,7 +101,7 @@ impl BufferLimit {
         Ok(BufferLimit { limit, count_in_service })
     }
 
-    /// aqm.md §1: packet mode accepts while qlen < L, byte mode while qlen_bytes + size ≤ L.
+    /// Packet mode accepts while qlen < L, byte mode while qlen_bytes + size ≤ L.
     #[inline]
     pub fn admits(&self, q: &QueueState, size_bytes: u32) -> bool {
         let (serving_pkts, serving_bytes) = match (self.count_in_service, q.in_service_bytes) {

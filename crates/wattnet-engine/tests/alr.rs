@@ -1,5 +1,6 @@
-//! Adaptive Link Rate (power.md §5) in whole runs: down when idle, up when the queue passes
-//! q_high, and the oscillation its utilisation-monitoring variant exists to prevent.
+//! Adaptive Link Rate (Gunaratne et al. 2008; docs/models/rate-policies.md §2) in whole runs:
+//! down when idle, up when the queue passes q_high, and the oscillation its utilisation-monitoring
+//! variant exists to prevent.
 
 mod common;
 use common::*;

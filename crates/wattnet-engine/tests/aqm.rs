@@ -19,7 +19,7 @@ fn single_queue(queue: Value, traffic: Value, duration_s: f64, seed: u64) -> Val
     })
 }
 
-/// The seed-004 RED for QL = 16 scaled to a 100-packet buffer: min_th 5, max_th 15, gentle.
+/// Pentikousis & Badr's RED for QL = 16 scaled to a 100-packet buffer: min_th 5, max_th 15, gentle.
 fn red() -> Value {
     json!({"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 100})
 }

@@ -1,5 +1,5 @@
-//! practRA against one NewReno flow on the chain of the capacity-scaling seed (targets.md A,
-//! topologies.md §2, power.md §2).
+//! practRA against one NewReno flow on the chain of Panarello et al. 2016 (their §6.1; the
+//! capacity-scaling study's checks A; docs/models/topology.md, docs/models/rate-policies.md §1).
 
 mod common;
 use common::*;
@@ -33,7 +33,7 @@ fn chain(rtt_s: f64, duration_s: f64, controller: Option<Value>, buffer: Option<
     })
 }
 
-/// practRA with the seed's rates {1, …, 10} Mb/s, power.md §2's d = 10 ms and w = 0.25, and
+/// practRA with the paper's rates {1, …, 10} Mb/s, wattnet's default d = 10 ms and w = 0.25, and
 /// wattnet's default T_s = mRCI.
 fn practra(mrci_s: f64) -> Value {
     let rates: Vec<f64> = (1..=10).map(|m| m as f64 * 1e6).collect();
@@ -45,15 +45,15 @@ fn goodput_bps(r: &wattnet_engine::Results, duration_s: f64) -> f64 {
     flow_u64(r, "tcp", "delivered_bytes") as f64 * 8.0 / duration_s
 }
 
-/// targets.md A1: small RTT (10 ms), large mRCI (1 s), 60 s (the seed runs 300 s; 60 s holds
+/// Check A1: small RTT (10 ms), large mRCI (1 s), 60 s (the paper runs 300 s; 60 s holds
 /// some 400 loss cycles of a 10 ms-RTT NewReno flow and 60 chances for practRA to act).
-/// The seed: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's.
+/// The paper: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's.
 ///
 /// What practRA sees here: the link is saturated (TCPonly uses it fully), so each 1 s sample
 /// of the arrival rate is ≈ 9.5 Mb/s, above r_{i−1} = 9 Mb/s, and the step-down rule never
 /// fires; the queue stays under the step-up thresholds' reach only because the rate is
 /// already r_MAX. So r̄ = 10 Mb/s and the run is TCPonly's. Measured: r̄ = 10.00 Mb/s (0
-/// changes), goodput 9.50 Mb/s in both. (With power.md §2's T_s = 1 ms, shorter than one
+/// changes), goodput 9.50 Mb/s in both. (With T_s = 1 ms, shorter than one
 /// packet time, samples alternate 0 / 12 Mb/s and the rate walks down: 9.53 Mb/s, −4.3 %.)
 #[test]
 fn small_rtt_and_large_mrci_cost_the_flow_almost_nothing() {
@@ -71,7 +71,7 @@ fn small_rtt_and_large_mrci_cost_the_flow_almost_nothing() {
     assert!((d_pc - d_base).abs() <= 0.1 * d_base, "drops {d_pc} vs TCPonly {d_base}");
 }
 
-/// targets.md A3 says r̄ falls 20–40 % below 10 Mb/s at RTT = 100 ms. Not with a BDP buffer
+/// Check A3 (the paper's Fig. 3a) says r̄ falls 20–40 % below 10 Mb/s at RTT = 100 ms. Not with a BDP buffer
 /// (84 packets) here, whatever mRCI: NewReno halves its window from BDP + buffer = 2·BDP to
 /// exactly one BDP, so after each loss the ACK clock goes on feeding N1 at 10 Mb/s and the
 /// queue is empty only for an instant at the end of fast recovery (once per ≈ 13 s sawtooth).
@@ -80,7 +80,7 @@ fn small_rtt_and_large_mrci_cost_the_flow_almost_nothing() {
 /// threshold (≈ 7 packets). Apart from the first seconds (slow start from 1 Mb/s, the rate
 /// practRA reached during the handshake), the rate is 10 Mb/s: r̄ ≥ 9.5 Mb/s over 60 s.
 /// Measured r̄: 9.74 (mRCI 10 ms, 180 changes), 9.56 (100 ms, 78), 9.85 Mb/s (1 s, 14).
-/// The seed's saving needs a TCP that leaves the link under-used, as in the next test.
+/// The paper's saving needs a TCP that leaves the link under-used, as in the next test.
 #[test]
 fn at_rtt_100ms_a_bdp_buffer_keeps_the_link_saturated_and_the_rate_near_its_maximum() {
     for mrci in [0.01, 0.1, 1.0] {
@@ -96,7 +96,7 @@ fn at_rtt_100ms_a_bdp_buffer_keeps_the_link_saturated_and_the_rate_near_its_maxi
 
 /// The same RTT with a 10-packet buffer (BDP/8): TCPonly's sawtooth now falls well below the
 /// link rate after each loss (goodput 7.3 Mb/s of 9.7 possible), and practRA follows it down:
-/// r̄ 20–40 % below 10 Mb/s, the seed's A3 range, at the seed's cost (A4: the goodput falls
+/// r̄ 20–40 % below 10 Mb/s, the paper's A3 range, at the paper's cost (A4: the goodput falls
 /// further). Measured at mRCI 100 ms: r̄ = 7.82 Mb/s, goodput 7.12 Mb/s. (At mRCI 1 s the
 /// one-second samples average the sawtooth and r̄ is 8.69 Mb/s; at 10 ms, 5.39 Mb/s.)
 #[test]

@@ -1,6 +1,6 @@
-//! The G-router of the access-router seed (power.md §6–8, targets.md C): AWM + C-EARTH on
-//! the access network of topologies.md §3 with case study 1's stepped FTP and web load
-//! (traffic.md §5), at half the seed's length.
+//! Lombardo et al.'s G-router (docs/models/rate-policies.md §3): AWM + C-EARTH on the access
+//! network of their Fig. 1 (docs/models/topology.md) with case study 1's stepped FTP and web
+//! load (docs/models/traffic-models.md), at half the paper's length.
 
 mod common;
 use common::*;
@@ -8,15 +8,15 @@ use serde_json::{json, Value};
 use wattnet_engine::{Column, Results};
 
 const PORT: &str = "grouter->internet";
-/// AWM's queue target: half the 100-packet buffer of 1000 B packets (seed).
+/// AWM's queue target: half the 100-packet buffer of 1000 B packets (paper).
 const TARGET: f64 = 50_000.0;
-/// Half the seed's 600 s.
+/// Half the paper's 600 s.
 const SCALE: f64 = 0.5;
 const DURATION: f64 = 600.0 * SCALE;
-/// The end of the first (10-source) phase: 75 s in the seed.
+/// The end of the first (10-source) phase: 75 s in the paper.
 const FIRST_PHASE_END: f64 = 75.0 * SCALE;
 
-/// topologies.md §3 with `sources` DSL hosts: 1 Mb/s up, 20 Mb/s down, 5 ms; the G-router's
+/// The access network (docs/models/topology.md) with `sources` DSL hosts: 1 Mb/s up, 20 Mb/s down, 5 ms; the G-router's
 /// output at `rate_bps` (C_init) with 100 packets and `controller`, 45 ms to the Internet node,
 /// which reaches the destination over 1 Gb/s and 50 ms (unlimited, case study 1): 200 ms RTT.
 fn access_network(sources: usize, rate_bps: f64, controller: Option<Value>) -> Vec<Value> {
@@ -37,7 +37,7 @@ fn access_network(sources: usize, rate_bps: f64, controller: Option<Value>) -> V
     links
 }
 
-/// The seed's G-router: T = 50 000 B, γ = 0.95, β = 10 kb/s, MTU 1000 B, C up to 100 Mb/s.
+/// The paper's G-router: T = 50 000 B, γ = 0.95, β = 10 kb/s, MTU 1000 B, C up to 100 Mb/s.
 /// N₀ makes the RTT estimate N₀·swnd₀/C₀ (which eqs. 5 and 7 then keep) 0.25 s: 200 ms of
 /// propagation, T/C₀ = 20 ms of queueing at 20 Mb/s, and the 8 ms a 1000 B packet takes on
 /// the DSL up-link, rounded up: N₀ = 2.5 MB/s · 0.25 s / 65 536 B.
@@ -45,21 +45,21 @@ fn g_router(rate_control: Value) -> Value {
     g_router_from(2.5e6 * 0.25 / 65536.0, rate_control)
 }
 
-/// The seed's G-router with the initial flow estimate N₀.
+/// The paper's G-router with the initial flow estimate N₀.
 fn g_router_from(initial_flows: f64, rate_control: Value) -> Value {
     json!({"type": "g_router", "target_bytes": TARGET, "gamma": 0.95, "beta_bps": 10e3, "mtu_bytes": 1000.0,
            "initial_window_bytes": 65536.0, "initial_flows": initial_flows, "max_rate_bps": 100e6,
            "rate_control": rate_control})
 }
 
-/// When the j-th of the five leaving sources leaves: traffic.md §5's ramp 25 → 20 over
+/// When the j-th of the five leaving sources leaves: the ramp 25 → 20 (docs/models/traffic-models.md) over
 /// [350, 600) s as steps at the middle of each fifth (375, 425, …, 575 s), so the number of
 /// sources averages 22.5 over the ramp as the linear ramp does; times scaled by `SCALE`.
 fn leaves_at(j: usize) -> f64 {
     (350.0 + 50.0 * (j as f64 + 0.5)) * SCALE
 }
 
-/// Case study 1 (traffic.md §5, seed §3) at half length. DSL sources join in groups: 10 at
+/// Case study 1 (docs/models/traffic-models.md; the paper's §3) at half length. DSL sources join in groups: 10 at
 /// 0 s, 5 more at 37.5 s, 10 more at 75 s (each group's starts `stagger` s apart), then five
 /// leave one by one (`leaves_at`): 10, 15, 25, then 24 … 20 sources. Each source offers its
 /// 1 Mb/s DSL up-link through FTP (a bulk NewReno flow, ns-2 profile, 1000 B packets) and web
@@ -67,7 +67,7 @@ fn leaves_at(j: usize) -> f64 {
 /// packets, shape 1.35) spread uniformly over the sources present at the time (one web flow
 /// per interval between source changes). Web flows share their host's up-link with its FTP
 /// flow, so the offered load stays one DSL up-link per source: 10, 15, 25, then 24 … 20 Mb/s,
-/// the seed's demand. TCP flows cannot be stopped, so the five that leave are transfers sized
+/// the paper's demand. TCP flows cannot be stopped, so the five that leave are transfers sized
 /// to end then: ≈ 120 kB/s of payload (1 Mb/s × 960/1000), less ≈ 3 s of start-up.
 fn case_study_1(stagger: f64, rate_bps: f64, controller: Option<Value>) -> Value {
     let sources = 25;
@@ -121,7 +121,7 @@ fn delivered_bytes(r: &Results) -> f64 {
 }
 
 fn utilisation(r: &Results) -> f64 {
-    // metrics.md §C: bits sent on the G-router's output / ∫C(t) dt.
+    // docs/models/metric-definitions.md: bits sent on the G-router's output / ∫C(t) dt.
     port_u64(r, PORT, "transmitted_bytes") as f64 * 8.0 / (port_f64(r, PORT, "mean_rate_bps") * DURATION)
 }
 
@@ -132,21 +132,21 @@ fn utilisation_from(r: &Results, from: f64) -> f64 {
         / mean_over(&series(r, PORT, "rate_bps"), from, DURATION)
 }
 
-/// targets.md C1–C3 with AWM + C-EARTH against the over-provisioned run (no controller,
+/// Checks C1–C3 of the g-router study with AWM + C-EARTH against the over-provisioned run (no controller,
 /// 100 Mb/s), whose throughput is the offered load, for starts staggered by 0.5, 1 and 2 s.
 ///
-/// What holds: the throughput is ≥ 95 % of the over-provisioned run's (issue 4's bar; 100.0–100.7 %
+/// What holds: the throughput is ≥ 95 % of the over-provisioned run's (the 95 % bar; 100.0–100.7 %
 /// measured: AWM's windows spare the DSL up-links some slow-start losses); from the end of the
 /// first phase on, the utilisation is ≥ 95 % (97.6–99.0 % measured), the queue averages within
 /// ±20 % of T (44–47 kB), and C stays within 5 % of the offered load once each step has
 /// settled (24.7–24.9 Mb/s for 25 over [100, 175) s, 23.6–23.7 for 23.7–23.8 over the ramp).
 ///
-/// What does not: the utilisation over the whole run is 91.6–93.5 % (seed: 98.97 %), short of
-/// issue 4's 95 %, all of it in the first phase. C-EARTH moves C by |Δq|/RTT (eq. 3–4) and by
-/// nothing else, so with C_init = 20 Mb/s (topologies.md §3's default; the seed gives none)
+/// What does not: the utilisation over the whole run is 91.6–93.5 % (paper: 98.97 %), short of
+/// the 95 % bar, all of it in the first phase. C-EARTH moves C by |Δq|/RTT (eq. 3–4) and by
+/// nothing else, so with C_init = 20 Mb/s (wattnet's default; the paper gives none)
 /// and 7–10 Mb/s offered through 1 Mb/s DSL up-links, the queue stays empty (0 B at the RTT
 /// boundaries), Δq = 0, and C stays near C_init: 19.7–19.9 Mb/s over [0, 20) s and 18.8–19.8
-/// over [20, 37.5). The seed's §2 says an empty queue reveals that C is too high, but none of its
+/// over [20, 37.5). The paper's §2 says an empty queue reveals that C is too high, but none of its
 /// equations turns that into a change of C (eq. 5 only lowers the flow estimate as AWM raises
 /// swnd). Per-packet C-EARTH (Δq between consecutive packet events) does come down from
 /// C_init, but is bistable: with FTP alone and ns-2's enqueue/dequeue pair for a packet that finds
@@ -177,9 +177,9 @@ fn c_earth_follows_the_load_with_the_queue_near_its_target() {
     }
 }
 
-/// The other regime of the seed's equations: power.md §6's default N₀ = 1, which makes the RTT
+/// The other regime of the paper's equations: the engine's default N₀ = 1, which makes the RTT
 /// estimate N₀·swnd₀/C₀ = 26 ms instead of the 0.25 s above. AWM's window now binds: the queue
-/// holds near T with little spread and next to no loss (targets.md C2), but C settles far below
+/// holds near T with little spread and next to no loss (check C2), but C settles far below
 /// the demand and stays there, because nothing in eq. 4 raises C while AWM holds the queue at T:
 /// g = |q − T|/T vanishes there and the queue no longer changes. The windows shrink to about one
 /// MTU (the flow estimate climbs to 40), and the throughput falls to about a third of the
@@ -207,7 +207,8 @@ fn with_the_spec_flow_estimate_awm_holds_the_queue_but_c_stays_below_the_demand(
     assert!(delivered_bytes(&r) < 0.5 * delivered_bytes(&over));
 }
 
-/// EARTH (power.md §8) with hardware rates 5, 10, …, 50 Mb/s from 20 Mb/s on the same load:
+/// EARTH (Panarello et al. 2010; docs/models/rate-policies.md §3) with hardware rates 5, 10, …,
+/// 50 Mb/s from 20 Mb/s on the same load:
 /// one step at a time, at most one per RTT_k (N₀·swnd₀/C₀ = 0.25 s, which the clamp of N
 /// can only raise), down after the queue has been empty for an RTT and up after it has
 /// stayed above T for one. It settles on the smallest rate that carries each phase: 10, 15,

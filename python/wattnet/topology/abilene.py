@@ -1,5 +1,4 @@
-"""SNDlib ``abilene`` (Orłowski et al. 2010), the network of Sassu, Scarso, Cuomo ("TCP behavior over a
-greened network", SustainIT 2012)."""
+"""SNDlib ``abilene`` (Orłowski et al. 2010), the network of Sassu et al. 2012 (docs/models/topology.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +7,8 @@ from typing import Any
 from wattnet.topology._fragment import ParameterChecks, Topology, link, nodes_named
 from wattnet.topology.geo import FIBRE_SPEED_KM_PER_S, haversine_km, propagation_delay_s, rounded_ms_delay_s
 
-# (SNDlib name, city, longitude, latitude), in SNDlib order: the position is the node id the
-# greened-network paper's Fig. 1 and Table V use.
+# (SNDlib name, city, longitude, latitude), in SNDlib order: the position is the node id, the
+# numbering that makes Sassu et al. 2012's Fig. 1 and Table V consistent.
 ABILENE_NODES: tuple[tuple[str, str, float, float], ...] = (
     ("ATLAM5", "Atlanta (M5 PoP)", -84.3833, 33.75),
     ("ATLAng", "Atlanta", -85.50, 34.50),
@@ -57,9 +56,9 @@ def abilene(
     """The 12 nodes (named as in SNDlib, ids in SNDlib order) and 15 links of ABILENE.
 
     Delays are the haversine distance (R = 6371 km) at ``propagation_speed_km_per_s``, rounded to
-    whole milliseconds with a 1 ms minimum (the greened-network paper's "1 ms to 11 ms"), or exact with
-    ``exact_delays``. Defaults are that paper's: every link 40 Mb/s (40 Gb/s scaled down 1000×) and
-    300 packets per interface. ``info`` holds per link (keyed by its (a, b)) ``distance_km``,
+    whole milliseconds with a 1 ms minimum (Sassu et al.'s "1 ms to 11 ms"), or exact with
+    ``exact_delays``. Defaults are Sassu et al. 2012's: every link 40 Mb/s (40 Gb/s scaled down
+    1000×) and 300 packets per interface. ``info`` holds per link (keyed by its (a, b)) ``distance_km``,
     ``exact_delay_s`` and ``sndlib_capacity_mbps``, and per node ``cities``.
     """
     checks = ParameterChecks()

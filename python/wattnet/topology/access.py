@@ -1,5 +1,5 @@
-"""The access network of Lombardo, Panarello, Schembra ("Measuring Minimum Transmission Resources in the
-Internet Access Router"): sources — G-router — Internet node — destinations."""
+"""Lombardo et al.'s access network (G-router, Fig. 1): sources — G-router — Internet node —
+destinations (docs/models/topology.md)."""
 
 from __future__ import annotations
 

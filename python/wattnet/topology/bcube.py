@@ -1,4 +1,4 @@
-"""BCube(n, k) (Guo et al., SIGCOMM 2009)."""
+"""BCube(n, k) (Guo et al., SIGCOMM 2009; docs/models/topology.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def bcube(
     Server ``h{s}`` has the address a_k…a_0 = s in base n; level-i switch ``sw{i}_{j}`` joins
     the n servers that differ only in digit i, j being the address with digit i removed. With
     ``n_servers``, only servers 0..n_servers−1 and the switches serving them are built (a
-    partial BCube, e.g. BCube(4, 3) cut to 128 servers). Seed 003's "128 hosts, 64 switches"
+    partial BCube, e.g. BCube(4, 3) cut to 128 servers). Zhao et al. 2017's "128 hosts, 64 switches"
     fits no complete BCube: BCube(2, 6) has 128 servers and 64 switches per level.
     """
     checks = ParameterChecks()

@@ -1,5 +1,5 @@
-"""The chain S — N1 — N2 — N3 — D with background source B on N1 of Panarello et al. ("Network interface
-power management and TCP congestion control: a troubled marriage", AJEEE 2016)."""
+"""Panarello et al. 2016's chain S — N1 — N2 — N3 — D with background source B on N1
+(docs/models/topology.md)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def dumbbell(
     ``access_buffer_packets`` (default ``buffer_packets``). ``n_senders`` / ``n_receivers``
     replace ``n_pairs`` on one side.
 
-    Seed 004 (n clients downloading from one server, the bottleneck queue on router B's output
+    Pentikousis & Badr (n clients downloading from one server, the bottleneck queue on router B's output
     toward A): ``dumbbell(n, 1.5e6, d, 10e6, 0.0005, 1000, n_senders=1,
     bottleneck_left_to_right={"queue": {"type": "droptail", "limit_packets": ql}},
     receiver_access_error_rate=0.01)``: the server is ``s0``, router B is ``left``.

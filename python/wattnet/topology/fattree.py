@@ -1,4 +1,4 @@
-"""FatTree(k) (Al-Fares, Loukissas, Vahdat, SIGCOMM 2008)."""
+"""FatTree(k) (Al-Fares, Loukissas, Vahdat, SIGCOMM 2008; docs/models/topology.md)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,8 @@ def fattree(
     and k³/4 hosts ``h0..``, k/2 per edge switch, numbered pod by pod.
 
     Host links run at ``rate_bps``, switch-to-switch links at ``fabric_rate_bps`` (default
-    ``rate_bps``). Defaults: the 100 Mb/s of Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for
-    Multipath TCP"); 100 µs per link, reading their "100 ms links" as a typo for a data centre
-    (pass ``delay_s=0.1`` for the printed value).
+    ``rate_bps``). Defaults: Zhao et al. 2017's 100 Mb/s; 100 µs per link, reading their "100 ms
+    links" as a typo (docs/models/topology.md) (pass ``delay_s=0.1`` for the printed value).
     """
     checks = ParameterChecks()
     if checks.count("k", k, minimum=2) and k % 2:

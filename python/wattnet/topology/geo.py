@@ -1,4 +1,4 @@
-"""Great-circle distances and the propagation delays they give."""
+"""Great-circle distances and the propagation delays they give (docs/models/topology.md, ABILENE)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ FIBRE_SPEED_KM_PER_S = 2e5
 def haversine_km(
     longitude_a: float, latitude_a: float, longitude_b: float, latitude_b: float, radius_km: float = EARTH_RADIUS_KM
 ) -> float:
-    """Great-circle distance in km between two points given in degrees (the haversine formula)."""
+    """Great-circle distance between two points given in degrees."""
     phi_a, phi_b = math.radians(latitude_a), math.radians(latitude_b)
     d_phi = phi_b - phi_a
     d_lambda = math.radians(longitude_b - longitude_a)
@@ -26,7 +26,6 @@ def propagation_delay_s(distance_km: float, speed_km_per_s: float = FIBRE_SPEED_
 
 
 def rounded_ms_delay_s(delay_s: float) -> float:
-    """The delay rounded to whole milliseconds, half up, at least 1 ms: the convention of
-    Sassu, Scarso, Cuomo ("TCP behavior over a greened network", SustainIT 2012: "delays vary in
-    the range of 1 ms to 11 ms")."""
+    """The delay rounded to whole milliseconds, half up, at least 1 ms: Sassu et al. 2012's convention
+    ("delays vary in the range of 1 ms to 11 ms")."""
     return max(1, math.floor(delay_s * 1000 + 0.5)) / 1000

@@ -36,7 +36,7 @@ def from_sndlib(
     ``propagation_speed_km_per_s``, rounded to whole ms with a 1 ms minimum unless
     ``exact_delays``. Every link runs at ``default_rate_bps``; or, with ``capacity``, at its
     pre-installed capacity or its largest module (in ``capacity_unit_bps``, Mb/s for SNDlib,
-    times ``capacity_scale``, e.g. 1e-3 for the greened-network study's scaling), falling back to
+    times ``capacity_scale``, e.g. 1e-3 for Sassu et al. 2012's scaling), falling back to
     ``default_rate_bps`` where that is zero. Parallel links are merged (``parallel_rates``) and
     self-loops dropped, each with a warning. DEMANDS and ADMISSIBLE_PATHS are ignored.
     """

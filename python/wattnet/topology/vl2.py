@@ -1,4 +1,4 @@
-"""VL2 (Greenberg et al., SIGCOMM 2009)."""
+"""VL2 (Greenberg et al., SIGCOMM 2009; docs/models/topology.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def vl2(
     Aggregation switches come in pairs; each pair serves D_A/2 ToRs, and each of those ToRs has
     one uplink to either switch of the pair (so every aggregation switch spends D_A/2 ports
     down and D_A/2 up). Defaults: D_A = D_I = 8 and 8 servers per ToR, 128 servers and 28
-    switches, everything 1 Gb/s (the "80 switches" of Zhao, Liu, Wang's data centre fits no VL2); set
+    switches, everything 1 Gb/s (docs/models/topology.md; Zhao et al. 2017's "80 switches" fits no VL2); set
     ``fabric_rate_bps=10e9`` for the paper's faster fabric.
     """
     checks = ParameterChecks()

@@ -1,4 +1,4 @@
-//! Adaptive Link Rate (Gunaratne et al., IEEE Trans. Computers 2008; power.md §5): two rates
+//! Adaptive Link Rate (Gunaratne et al., IEEE Trans. Computers 2008; docs/models/rate-policies.md §2): two rates
 //! switched by dual queue thresholds, optionally gated by the recent utilisation.
 
 use serde::{Deserialize, Serialize};

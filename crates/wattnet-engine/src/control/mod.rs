@@ -45,9 +45,9 @@ pub enum Command {
     SetRate(u64),
     /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
     Tune(u64),
-    /// Go to sleep (power.md §3): obeyed by an awake port with nothing queued or in service;
-    /// it spends δ going to sleep and δ waking when the next packet arrives (the port wakes by
-    /// itself). Needs [`PortController::sleep_transition`].
+    /// Go to sleep (Nedevschi et al. 2008; docs/models/rate-policies.md §4): obeyed by an awake
+    /// port with nothing queued or in service; it spends δ going to sleep and δ waking when the
+    /// next packet arrives (the port wakes by itself). Needs [`PortController::sleep_transition`].
     Sleep,
 }
 
@@ -91,14 +91,15 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ControllerSpec {
-    /// Nedevschi et al.'s practRA as used by the capacity-scaling seed (power.md §2).
+    /// Nedevschi et al.'s practRA as Panarello et al. 2016 use it (docs/models/rate-policies.md §1).
     #[serde(rename = "practra")]
     PracticalRateAdaptation(PracticalRateAdaptationSpec),
-    /// AWM with C-EARTH or EARTH: the G-router of the access-router seed (power.md §6–8).
+    /// AWM with C-EARTH or EARTH: Lombardo et al.'s G-router (docs/models/rate-policies.md §3).
     GRouter(GRouterSpec),
-    /// Adaptive Link Rate: two rates, dual queue thresholds (power.md §5).
+    /// Adaptive Link Rate: two rates, dual queue thresholds (docs/models/rate-policies.md §2).
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
-    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (power.md §3).
+    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ
+    /// (docs/models/rate-policies.md §4).
     OpportunisticSleep(OpportunisticSleepSpec),
 }
 

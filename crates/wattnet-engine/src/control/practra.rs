@@ -1,5 +1,5 @@
-//! practRA, practical rate adaptation (Nedevschi et al., NSDI 2008), as the capacity-scaling
-//! seed uses it (power.md §2): one rate step at a time, chosen from an EWMA prediction of
+//! practRA, practical rate adaptation (Nedevschi et al., NSDI 2008), as Panarello et al. 2016
+//! use it (docs/models/rate-policies.md §1): one rate step at a time, chosen from an EWMA prediction of
 //! the arrival rate, the queue and a delay bound, at most once per minimum rate-change interval.
 
 use serde::{Deserialize, Serialize};
@@ -13,16 +13,16 @@ use crate::time::{from_secs, to_secs, Time};
 pub struct PracticalRateAdaptationSpec {
     /// The available service rates (e.g. 1, 2, …, 10 Mb/s).
     pub rates_bps: Vec<f64>,
-    /// d, the queueing-delay bound; not given by the seed, default 10 ms.
+    /// d, the queueing-delay bound; not given by Panarello et al., default 10 ms.
     #[serde(default = "default_delay_bound")]
     pub delay_bound_s: f64,
     /// mRCI, the minimum interval between two rate changes.
     pub min_rate_change_interval_s: f64,
-    /// w, the EWMA weight of each arrival-rate sample; not given by the seed, default 0.25.
+    /// w, the EWMA weight of each arrival-rate sample; not given by Panarello et al., default 0.25.
     #[serde(default = "default_weight")]
     pub ewma_weight: f64,
-    /// T_s, the arrival-rate sampling interval; not given by the seed. Default: mRCI, since the
-    /// seed (§6.1) says a large mRCI "works on an average of the arrival rate calculated on
+    /// T_s, the arrival-rate sampling interval; not given by Panarello et al. Default: mRCI, since
+    /// their §6.1 says a large mRCI "works on an average of the arrival rate calculated on
     /// longer time intervals"; a T_s below one packet time makes every sample 0 or a burst.
     #[serde(default)]
     pub sample_interval_s: Option<f64>,
@@ -73,7 +73,7 @@ impl PracticalRateAdaptation {
         if rates.is_empty() {
             return Err(ScenarioError::new(f("rates_bps"), "needs at least one rate"));
         }
-        // power.md §2: the initial rate is r_MAX; it must be one of the rates.
+        // The initial rate is r_MAX (docs/models/rate-policies.md §1); it must be one of the rates.
         let index = rates.iter().position(|&r| r == initial_rate_bps).ok_or_else(|| {
             ScenarioError::new(
                 f("rates_bps"),
@@ -81,7 +81,7 @@ impl PracticalRateAdaptation {
             )
         })?;
         let min_interval = positive(spec.min_rate_change_interval_s, f("min_rate_change_interval_s"))?;
-        // The seed requires δ < mRCI: a change must be able to complete before the next.
+        // Panarello et al. require δ < mRCI: a change must be able to complete before the next.
         if from_secs(min_interval) <= transition {
             return Err(ScenarioError::new(f("min_rate_change_interval_s"), "must exceed the port's transition_s (δ)"));
         }
@@ -105,7 +105,7 @@ impl PracticalRateAdaptation {
         })
     }
 
-    /// power.md §2 decision rule for queue `q` bits at the current rate, given r̂_f.
+    /// The decision rule (docs/models/rate-policies.md §1) for queue `q` bits at the current rate, given r̂_f.
     fn decide(&mut self, now: Time, q_bits: u64) -> Option<Command> {
         // Decisions only once mRCI has passed since the last change.
         if self.last_change.is_some_and(|t| now - t < self.min_interval) {
@@ -154,7 +154,7 @@ impl PortController for PracticalRateAdaptation {
 mod tests {
     use super::*;
 
-    /// The seed's rates {1, …, 10} Mb/s, d = 10 ms, w = 0.25.
+    /// Panarello et al.'s rates {1, …, 10} Mb/s, d = 10 ms, w = 0.25.
     fn spec(mrci_s: f64, sample_interval_s: Option<f64>) -> PracticalRateAdaptationSpec {
         PracticalRateAdaptationSpec {
             rates_bps: (1..=10).map(|m| m as f64 * 1e6).collect(),
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_spec_sanity_check() {
-        // power.md §2: r_i = 5 Mb/s, q = 30 kbit, d = 10 ms, δ = 1 ms, r̂_f = 6 Mb/s:
+        // docs/models/rate-policies.md §1's check: r_i = 5 Mb/s, q = 30 kbit, d = 10 ms, δ = 1 ms, r̂_f = 6 Mb/s:
         // q/r_i = 6 ms ≤ d and (6 kbit + 30 kbit)/6 Mb/s = 6 ms ≤ 9 ms: no step up.
         let mut c = controller(0.1);
         at(&mut c, 5, 6e6);

@@ -1,4 +1,4 @@
-//! Opportunistic sleeping (Nedevschi et al., NSDI 2008; power.md §3): the port sleeps whenever
+//! Opportunistic sleeping (Nedevschi et al., NSDI 2008; docs/models/rate-policies.md §4): the port sleeps whenever
 //! its queue is empty and the idle time ahead is predicted to exceed 2δ, and wakes on the next
 //! arrival, whose delay grows by δ.
 //!
@@ -17,7 +17,7 @@ use crate::time::{from_secs, Time};
 #[serde(deny_unknown_fields)]
 pub struct OpportunisticSleepSpec {
     /// δ: going to sleep and waking each take this long, at active power, sending nothing.
-    /// Default 1 ms (assumption, power.md §2's δ; Nedevschi gives no value).
+    /// Default 1 ms (assumption, as practRA's δ; Nedevschi gives no value).
     #[serde(default = "default_transition")]
     pub transition_s: f64,
     /// w: the weight of the newest idle period, Î ← (1 − w)·Î + w·I. Default 0.25 (assumption,
@@ -98,7 +98,7 @@ impl PortController for OpportunisticSleep {
             return None;
         }
         self.idle_since = Some(view.now);
-        // power.md §3: sleep when the queue is empty and the predicted idle time exceeds 2δ.
+        // Nedevschi et al. 2008: sleep when the queue is empty and the predicted idle time exceeds 2δ.
         self.predicted.filter(|&p| p > 2.0 * self.transition as f64).map(|_| Command::Sleep)
     }
 

@@ -6,26 +6,42 @@ VENV := .venv
 BIN := $(VENV)/bin
 ENGINE_INPUTS := pyproject.toml Cargo.toml $(wildcard Cargo.lock) $(shell find crates -name '*.rs' -o -name Cargo.toml)
 
-.PHONY: demo test test-python lint bench setup tshark chromium ns2 ns3 validate clean
+.PHONY: demo test test-python lint docs wheel bench setup tshark chromium ns2 ns3 validate clean
 
-# The demo reproduces the capacity-scaling seed study in quick mode (a reduced grid, 60 s runs:
+# The demo reproduces the capacity-scaling study in quick mode (a reduced grid, 60 s runs:
 # seconds on two cores) and prints where its report is. Its runs are cached in out/demo/store.
 demo: setup
+	@echo "reproducing the capacity-scaling study in quick mode (a reduced grid of short runs, about half a minute)"
 	$(BIN)/wattnet reproduce capacity-scaling --quick --out out/demo
 	@echo "demo report: $(CURDIR)/out/demo/report.html"
+	@echo "quick mode runs too few and too short runs for some of the paper's targets; the full study"
+	@echo "(wattnet reproduce capacity-scaling) is the one to judge: see docs/reproductions.md"
 
 # Only the engine crate: the binding crate is a Python extension module and cannot link as a
-# test binary. Cargo's test profile is optimised (see Cargo.toml).
-test: lint tshark chromium
+# test binary. Cargo's test profile is optimised (see Cargo.toml). The documentation is built
+# (warnings as errors) before the tests, which build it again to check its links and run its tutorials.
+test: lint docs tshark chromium
 	cargo test -p wattnet-engine
 	$(BIN)/python -m pytest -q
 
-# Formatting and lints, Rust and Python alike: one width (120), no warnings.
+# Formatting and lints, Rust and Python alike: one width (120), no warnings; the package's
+# type hints checked by mypy --strict (its configuration is in pyproject.toml).
 lint: setup
 	cargo fmt --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests tools
+	$(BIN)/ruff format --check python tests tools
+	$(BIN)/mypy
+
+# The documentation site (MkDocs, Material theme) into site/, warnings as errors. The scenario,
+# output and command-line references are generated from the code by tools/mkdocs_hooks.py.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# An installable wheel into dist/: one abi3 wheel per platform serves every CPython from 3.11
+# on, so `pip install dist/wattnet-*.whl` needs no Rust.
+wheel: $(VENV)/.maturin-installed
+	$(BIN)/maturin build --release --out dist
 
 test-python: setup tshark chromium
 	$(BIN)/python -m pytest -q
@@ -90,4 +106,4 @@ validate: ns2 ns3
 	$(BIN)/wattnet validate --regenerate --report docs/validation.md
 
 clean:
-	rm -rf $(VENV) out python/wattnet/_engine*.so
+	rm -rf $(VENV) out site dist python/wattnet/_engine*.so

@@ -21,8 +21,11 @@ from wattnet.runner import advance, build_simulation
 from wattnet.scenario import Scenario
 from wattnet.topology import fattree
 
+# One benchmark's result: its name and its numbers (counts, seconds, rates).
+Measurement = dict[str, str | float]
 
-def event_queue() -> dict[str, float]:
+
+def event_queue() -> Measurement:
     """The bare event queue: 20 M events through a heap holding 1000 pending ones."""
     clock = _Clock()
     events = _engine.bench_event_queue(20_000_000, 1000, 1)
@@ -60,9 +63,9 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 
 
 # The bottleneck's rate policy in the `_practra` variant: practRA over 10, 20, …, 100 Mb/s with
-# mRCI 100 ms (power.md §2's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
-# frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms,
-# power.md §2's assumption, rather than the default mRCI: a tick every millisecond is the
+# mRCI 100 ms (the controller's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
+# frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms
+# rather than the default mRCI: a tick every millisecond is the
 # costliest setting, so the overhead measured is an upper bound.
 PRACTRA_BOTTLENECK = {
     "transition_s": 1e-3,
@@ -116,7 +119,7 @@ def dumbbell_scenario(
     )
 
 
-def simulate(name: str, scenario: Scenario) -> dict[str, float]:
+def simulate(name: str, scenario: Scenario) -> Measurement:
     """A full simulation, built and run to its end; packets counts packet-hops (one per
     transmission on a port, the summary's ``packets``)."""
     clock = _Clock()
@@ -126,11 +129,11 @@ def simulate(name: str, scenario: Scenario) -> dict[str, float]:
     return _measurement(name, packets=summary["packets"], events=summary["events"], clock=clock)
 
 
-def cbr_chain() -> dict[str, float]:
+def cbr_chain() -> Measurement:
     return simulate("cbr_chain", cbr_chain_scenario())
 
 
-def dumbbell(congestion_control: str, variant: str = "") -> dict[str, float]:
+def dumbbell(congestion_control: str, variant: str = "") -> Measurement:
     bottleneck = {"": None, "practra": PRACTRA_BOTTLENECK}[variant]
     name = f"dumbbell_{congestion_control}" + (f"_{variant}" if variant else "")
     return simulate(name, dumbbell_scenario(congestion_control, bottleneck=bottleneck))
@@ -147,7 +150,7 @@ def fattree_routing_scenario(k: int, reconvergence: dict[str, Any]) -> Scenario:
     )
 
 
-def routing_fattree(k: int = 16, repeats: int = 5) -> dict[str, float]:
+def routing_fattree(k: int = 16, repeats: int = 5) -> Measurement:
     """Routing tables of FatTree(k) (k = 16: 1024 hosts, 320 switches, 6144 ports), each the
     best of ``repeats`` runs: ``build_s``, the engine building the simulation from the
     scenario's JSON (parsing, ports, and one SPF per router for every router's table);
@@ -189,12 +192,12 @@ def routing_fattree(k: int = 16, repeats: int = 5) -> dict[str, float]:
     }
 
 
-def _in_fresh_process(measure: Callable[[], dict[str, float]]) -> dict[str, float]:
+def _in_fresh_process(measure: Callable[[], Measurement]) -> Measurement:
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(_with_rss_at_start, measure).result()
 
 
-def _with_rss_at_start(measure: Callable[[], dict[str, float]]) -> dict[str, float]:
+def _with_rss_at_start(measure: Callable[[], Measurement]) -> Measurement:
     """Adds ``rss_at_start_mb``, the process's peak RSS before the benchmark (the interpreter
     and the imports), so that peak_rss_mb − rss_at_start_mb is what the run itself added."""
     at_start = _peak_rss_mb()
@@ -206,7 +209,7 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-_MEASURES: dict[str, Callable[[], dict[str, float]]] = {
+_MEASURES: dict[str, Callable[[], Measurement]] = {
     "event_queue": event_queue,
     "cbr_chain": cbr_chain,
     "dumbbell_newreno": partial(dumbbell, "newreno"),
@@ -215,7 +218,7 @@ _MEASURES: dict[str, Callable[[], dict[str, float]]] = {
     "routing_fattree16": partial(routing_fattree, 16),
 }
 
-BENCHMARKS: dict[str, Callable[[], dict[str, float]]] = {
+BENCHMARKS: dict[str, Callable[[], Measurement]] = {
     name: partial(_in_fresh_process, measure) for name, measure in _MEASURES.items()
 }
 
@@ -232,7 +235,7 @@ class _Clock:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
-def _measurement(name: str, packets: int, events: int, clock: _Clock) -> dict[str, float]:
+def _measurement(name: str, packets: int, events: int, clock: _Clock) -> Measurement:
     wall_s, cpu_s = clock.elapsed()
     return {
         "name": name,

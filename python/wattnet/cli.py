@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 import os
+import re
 import tempfile
 import warnings
 from collections.abc import Iterator
@@ -21,13 +24,74 @@ from wattnet.scenario import Scenario, load_scenario
 from wattnet.store import DAMAGED, load_results
 from wattnet.sweep import load_sweep, replication_means, run_sweep
 from wattnet.terminal import printable
+from wattnet.version import version_line
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    help="wattnet: a fast packet-level simulator of energy-aware networks.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="wattnet: a fast packet-level simulator of energy-aware networks. "
+    "Documentation: the docs/ folder of the source, built by `make docs`.",
 )
+
+logger = logging.getLogger("wattnet")
+
+# Where results go when no --out is given: runs/<name>-<hash> under the working directory.
+DEFAULT_RUNS_DIR = Path("runs")
+
+Verbose = Annotated[
+    int, typer.Option("--verbose", "-v", count=True, help="Say more: -v adds debugging detail (Python logging).")
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but warnings and errors; no progress bar.")]
+
+
+class _LevelPrefix(logging.Formatter):
+    """``warning: ...``, ``debug: ...``; information goes out as it is."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        return message if record.levelno == logging.INFO else f"{record.levelname.lower()}: {message}"
+
+
+def configure_logging(verbose: int, quiet: bool) -> None:
+    """Routes the package's logging and its warnings to stderr at the level -v / -q ask for."""
+    level = logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO
+    handler = logging.StreamHandler()
+    handler.setFormatter(_LevelPrefix())
+    logger.handlers[:] = [handler]
+    logger.setLevel(level)
+    logger.propagate = False
+
+    def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+        logger.warning(str(message))
+
+    warnings.showwarning = show
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and source hashes, and exit."
+        ),
+    ] = False,
+) -> None:
+    """wattnet: a fast packet-level simulator of energy-aware networks."""
+
+
+def default_out(name: str, identity: str) -> Path:
+    """``runs/<name>-<first 12 hex digits of the SHA-256 of identity>``: the same input, the same directory."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "run"
+    return DEFAULT_RUNS_DIR / f"{slug}-{hashlib.sha256(identity.encode()).hexdigest()[:12]}"
+
 
 # Bad input exits with 2, like a usage error; a run that breaks an engine invariant with 1;
 # an interrupted run with 130, as shells report Ctrl-C.
@@ -95,20 +159,23 @@ def run_failure(error: BaseException, pcap_dir: Path | None) -> tuple[list[str],
 def run(
     scenario_path: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="The scenario to run.")],
     out: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--out",
-            help="Directory to write summary.json and the Parquet tables into, and the scenario's captures into its pcap/ folder.",
+            "-o",
+            help="Directory to write summary.json and the Parquet tables into, and the scenario's captures into "
+            "its pcap/ folder; default runs/<scenario name>-<first 12 digits of its scenario_hash>.",
         ),
-    ],
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Replaces the scenario's seed.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
     force: Annotated[
         bool, typer.Option("--force", help="Run even when the recorded samples would not fit in memory.")
     ] = False,
 ) -> None:
-    """Run one scenario and write its results (and its pcap captures into OUT/pcap)."""
-    pcap_dir = out / "pcap"
+    """Run one scenario (TOML, or the scenario.json a run wrote) and write its results."""
+    configure_logging(verbose, quiet)
     try:
         scenario = load_scenario(scenario_path)
         if seed is not None:
@@ -117,6 +184,11 @@ def run(
         unreadable(scenario_path, error)
     except ScenarioError as error:
         exit_with_errors(scenario_errors(error))
+    if out is None:
+        out = default_out(scenario.name or scenario_path.stem, scenario.to_engine_json())
+    pcap_dir = out / "pcap"
+    logger.debug("%s: %d nodes, %d links, %d flows, seed %d, %g s", scenario_path, len(scenario.nodes),
+                 len(scenario.links), len(scenario.flows), scenario.seed, scenario.duration_s)  # fmt: skip
     created = prepare_out(out)
     try:
         with warnings_as_lines():
@@ -134,6 +206,8 @@ def run(
         exit_with_errors([f"--out {out}: cannot write the results: {error.strerror or error}"], code=1)
     except KeyboardInterrupt:
         exit_with_errors(["interrupted while writing; no results written"], code=130)
+    for note in results.notes:
+        logger.info("note: %s", note)
     if not quiet:
         s = results.summary
         files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in TABLES])
@@ -154,11 +228,14 @@ def sweep_command(
         Path, typer.Argument(metavar="SWEEP.toml", help="The sweep file: base, grid, replications and seed.")
     ],
     out: Annotated[
-        Path,
+        Path | None,
         typer.Option(
-            "--out", help="The store: one directory per run under OUT/runs, the table in OUT/results.parquet."
+            "--out",
+            "-o",
+            help="The store: one directory per run under OUT/runs, the table in OUT/results.parquet; "
+            "default runs/<sweep file name>-<hash of the sweep>.",
         ),
-    ],
+    ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option(help="Run on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes."),
@@ -168,11 +245,17 @@ def sweep_command(
     retry_failed: Annotated[
         bool, typer.Option("--retry-failed", help="Run again the runs recorded as failed.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
 ) -> None:
     """Run a parameter grid with replications into a store that skips what it has and resumes."""
+    configure_logging(verbose, quiet)
     try:
         definition = load_sweep(sweep_path)
+        if out is None:
+            identity = {key: definition[key] for key in ("grid", "replications", "seed")}
+            identity["base"] = definition["base"].to_engine_json()
+            out = default_out(sweep_path.stem, json.dumps(identity, sort_keys=True, default=str))
         outcome = run_sweep(
             definition["base"], definition["grid"], definition["replications"], out=out, seed=definition["seed"],
             executor="local" if scheduler is None else scheduler, workers=workers, batch=batch,
@@ -220,8 +303,11 @@ def results_command(
         ),
     ] = None,
     confidence: Annotated[float, typer.Option(help="Confidence level of --ci.")] = 0.95,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
 ) -> None:
     """Gather a sweep's runs into one table: DIR/results.parquet and DIR/results.csv."""
+    configure_logging(verbose, quiet)
     try:
         table = load_results(directory)
     except FileNotFoundError as error:
@@ -255,14 +341,24 @@ def results_command(
 def reproduce_command(
     study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The study, e.g. capacity-scaling.")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Directory for the tables, figures, checks.json and report.html; default runs/<study> "
+            "(runs/<study>-quick with --quick).",
+        ),
     ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
     list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
 ) -> None:
     """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
     from wattnet.experiments import STUDIES
+
+    configure_logging(verbose, quiet)
 
     if list_studies:
         for entry in STUDIES.values():
@@ -273,7 +369,7 @@ def reproduce_command(
     if study not in STUDIES:
         exit_with_errors([f"unknown study {study!r}; one of {', '.join(STUDIES)}"])
     if out is None:
-        exit_with_errors(["--out DIR is required"])
+        out = DEFAULT_RUNS_DIR / (f"{study}-quick" if quick else study)
     report = STUDIES[study].reproduce(out, quick=quick, workers=workers)
     checks = json.loads((out / "checks.json").read_text())
     for check in checks:

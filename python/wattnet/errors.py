@@ -18,6 +18,15 @@ class ScenarioError(WattnetError, ValueError):
     ``errors`` lists ``(field, problem)`` pairs; ``field`` is a path such as
     ``links[0].rate_bps``, or ``""`` when the problem concerns the whole scenario.
     ``path`` and ``message`` are those of the first.
+
+    Example:
+        ```python
+        try:
+            wattnet.load_scenario("bad.toml")
+        except wattnet.ScenarioError as error:
+            for field, problem in error.errors:
+                print(field, problem)   # links[1].rate_bps  input should be greater than or equal to 1
+        ```
     """
 
     def __init__(self, errors: list[tuple[str, str]]):
@@ -35,7 +44,7 @@ class ScenarioError(WattnetError, ValueError):
     def __str__(self) -> str:
         return "\n".join(f"{field}: {problem}" if field else problem for field, problem in self.errors)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[tuple[str, str]]]]:
         # Keeps the (field, problem) list intact when pickled to another process.
         return (type(self), (self.errors,))
 

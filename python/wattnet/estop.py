@@ -194,6 +194,7 @@ def link_down_events(off_links: Iterable[Link], at_s: float) -> list[dict[str, A
 
 
 def link_up_events(links: Iterable[Link], at_s: float) -> list[dict[str, Any]]:
+    """A ``link_up`` scenario event for each link, all at ``at_s``."""
     return [{"action": "link_up", "at_s": float(at_s), "a": u, "b": v} for u, v in links]
 
 

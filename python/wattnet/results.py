@@ -22,7 +22,8 @@ TABLES = (
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
 
 
-def to_frame(columns: dict[str, tuple[str, list]], table: str = "") -> pd.DataFrame:
+def to_frame(columns: dict[str, tuple[str, list[Any]]], table: str = "") -> pd.DataFrame:
+    """A DataFrame of the engine's ``{name: (type, values)}`` columns, typed even when empty."""
     series = {}
     for name, (kind, values) in columns.items():
         try:
@@ -44,8 +45,31 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+# Summary fields that only mean something when some port has a power model.
+ENERGY_SUMMARY = ("energy_j", "full_rate_energy_j")
+NO_POWER_MODEL_NOTE = (
+    "no port has a power model, so the run has no energy: energy_j and full_rate_energy_j are left out "
+    "of the summary and the energy columns of ports and nodes are NaN (give links a power model to account energy)"
+)
+
+
 @dataclass(frozen=True)
 class Results:
+    """Everything one run produced: its summary (a dict) and its tables (pandas DataFrames).
+
+    ``wattnet.run`` returns it; ``write`` stores it as ``summary.json``, ``scenario.json``
+    and one Parquet file per table. Every column is listed, with its unit, in the output
+    reference of the documentation (and in ``wattnet.columns``).
+
+    Example:
+        ```python
+        results = wattnet.run("examples/chain.toml")
+        results.summary["packets_dropped"]           # counters of the whole run
+        results.ports.set_index("port").utilization  # one row per port, "from->to"
+        results.write("out/chain")
+        ```
+    """
+
     summary: dict[str, Any]
     """Run metadata (scenario_hash, seed, engine_version, wall_time_s) and the engine's counters."""
     ports: pd.DataFrame
@@ -71,26 +95,50 @@ class Results:
     the energy of its output ports (NaN if none has a power model) and its host energy (NaN without a model)."""
     scenario_json: str
     """The canonical engine JSON of the scenario that was run."""
+    notes: tuple[str, ...] = ()
+    """What a reader of these results should know, e.g. that the run accounted no energy."""
 
     @classmethod
     def from_engine(cls, engine_results: dict[str, Any], metadata: dict[str, Any], scenario_json: str) -> Results:
+        """Wraps the engine's summary and column tables, with the run's ``metadata`` first in the summary."""
         tables = engine_results["tables"]
         missing = [name for name in TABLES if name not in tables]
         if missing:
             raise RuntimeError(f"the engine returned no table named {', '.join(missing)}")
-        return cls(
-            summary={**metadata, **engine_results["summary"]},
-            scenario_json=scenario_json,
-            **{name: to_frame(tables[name], name) for name in TABLES},
-        )
+        frames = {name: to_frame(tables[name], name) for name in TABLES}
+        summary = {**metadata, **engine_results["summary"]}
+        notes: list[str] = []
+        if frames["ports"]["energy_j"].isna().all():
+            # Without a meter the engine's sums are empty (0 or -0.0): no energy, not zero energy.
+            for name in ENERGY_SUMMARY:
+                summary.pop(name, None)
+            notes.append(NO_POWER_MODEL_NOTE)
+        return cls(summary=summary, scenario_json=scenario_json, notes=tuple(notes), **frames)
+
+    def __repr__(self) -> str:
+        s = self.summary
+        name = f" {s['scenario_name']!r}" if s.get("scenario_name") else ""
+        lines = [
+            f"<wattnet.Results{name}: {s.get('duration_s', float('nan')):g} s simulated, seed {s.get('seed')}",
+            (
+                f"  packets sent {s.get('packets_sent')}, received {s.get('packets_received')}, "
+                f"dropped {s.get('packets_dropped')}, in network {s.get('packets_in_network')}"
+            ),
+        ]
+        if "energy_j" in s:
+            lines.append(f"  energy {s['energy_j']:.6g} J (at full rate {s['full_rate_energy_j']:.6g} J)")
+        lines.append("  tables: " + ", ".join(f"{name} ({len(getattr(self, name))} rows)" for name in TABLES))
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines) + ">"
 
     def write(self, directory: str | Path) -> Path:
         """Writes summary.json, scenario.json and one Parquet file per table into ``directory``.
 
-        The tables carry no timestamps, so identical runs write identical bytes. A number that
-        is not finite is written as null in summary.json (which stays strict JSON). Each file is
-        written under a temporary name and renamed into place once all are written, so an
-        interruption leaves no partial result file.
+        The directory is created if needed and returned. The tables carry no timestamps, so
+        identical runs write identical bytes. ``scenario.json`` runs again as it is
+        (``wattnet run DIR/scenario.json``). A number that is not finite is written as null in
+        summary.json (which stays strict JSON). Each file is written under a temporary name and
+        renamed into place once all are written, so an interruption leaves no partial result file.
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)

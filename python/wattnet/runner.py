@@ -23,6 +23,7 @@ CHUNK_WALL_S = 0.2
 
 
 def as_scenario(scenario: Scenario | dict[str, Any] | str | Path) -> Scenario:
+    """A validated Scenario from a Scenario, a dict of its fields or a scenario file's path."""
     if isinstance(scenario, Scenario):
         return scenario
     if isinstance(scenario, dict):
@@ -78,6 +79,16 @@ def run(
     within a fraction of a second.
     Raises ScenarioError for a scenario that cannot run, SimulationError if the
     engine finds one of its invariants broken, and OSError if a capture file cannot be written.
+
+    Example:
+        ```python
+        results = wattnet.run("examples/chain.toml")
+        results.summary["packets_dropped"]                      # packets
+        results.flows.set_index("flow")["goodput_bps"]          # b/s per flow
+        wattnet.run({"seed": 1, "duration_s": 1.0, "nodes": [{"name": "a"}, {"name": "b"}],
+                     "links": [{"a": "a", "b": "b", "rate_bps": 10e6, "delay_s": 1e-3}],
+                     "flows": [{"name": "f", "src": "a", "dst": "b", "traffic": {"type": "cbr", "rate_bps": 1e6}}]})
+        ```
     """
     scenario = as_scenario(scenario)
     check_cost(scenario, force=force)

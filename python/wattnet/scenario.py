@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from wattnet.errors import ScenarioError
 
@@ -80,7 +90,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (docs/models/routing-and-pruning.md §3): the routers at the ends of a changed link notice it
+    """OSPF-like link state (after RFC 2328's flooding and SPF): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -94,8 +104,8 @@ class LinkStateReconvergence(_Model):
 
 class GlobalReconvergence(_Model):
     """Every router installs the new shortest paths ``delay_s`` after a link changes state
-    (docs/models/routing-and-pruning.md §3; the 0.03 s transition period of Sassu, Scarso and Cuomo, "TCP behavior
-    over a greened network", IEEE SustainIT 2012)."""
+    (the 0.03 s transition period of Sassu, Scarso, Cuomo, "TCP behavior over a greened network",
+    SustainIT 2012)."""
 
     model: Literal["global"] = "global"
     delay_s: NonNegativeSeconds = 0.03
@@ -118,7 +128,7 @@ class Routing(_Model):
 
 
 class BatteryHost(_Model):
-    """A battery-powered client (docs/models/energy.md §6): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+    """A battery-powered client (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
 
     Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
     ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
@@ -144,7 +154,8 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (docs/models/energy.md §6):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, "On Energy-Efficient Congestion
+    Control for Multipath TCP", IEEE, c. 2017, eq. 2):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -183,7 +194,10 @@ HostPower = Annotated[BatteryHost | MptcpHost, Field(discriminator="type")]
 
 
 class Node(_Model):
+    """A host or a router: every node forwards, and any node can be a flow's end."""
+
     name: str = Field(min_length=1)
+    """Unique; it names the node's ports ("from->to")."""
     power: HostPower | None = None
     """The node's own energy as a host; none: not accounted (NaN in the nodes table)."""
 
@@ -349,7 +363,7 @@ PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineC
 
 
 class Lpi(_Model):
-    """IEEE 802.3az low-power idle (docs/models/energy.md §4): an idle port goes to sleep (T_s, active power),
+    """IEEE 802.3az low-power idle: an idle port goes to sleep (T_s, active power),
     stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
     power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
     idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
@@ -378,14 +392,15 @@ class Lpi(_Model):
 
 
 class PracticalRateAdaptation(_Model):
-    """practRA (Nedevschi et al. 2008) as the capacity-scaling seed uses it: one rate step at a
+    """practRA (Nedevschi et al., NSDI 2008) as Panarello et al. ("Network interface power management
+    and TCP congestion control: a troubled marriage", AJEEE 2016) use it: one rate step at a
     time from an EWMA arrival-rate prediction, the queue and a delay bound."""
 
     type: Literal["practra"] = "practra"
     rates_bps: list[PortRate] = Field(min_length=1)
     """The available rates; they must include the port's initial rate."""
     delay_bound_s: PositiveSeconds = 0.010
-    """d; Panarello et al. (2016) do not give it (docs/models/rate-policies.md §1)."""
+    """d; the capacity-scaling study does not give it."""
     min_rate_change_interval_s: PositiveSeconds
     """mRCI; must exceed the port's transition_s."""
     ewma_weight: float = Field(0.25, gt=0, le=1)
@@ -463,7 +478,7 @@ Controller = Annotated[
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (docs/models/traffic-models.md, time-varying bottleneck): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (the time-varying bottleneck of Panarello et al., AJEEE 2016, §6.3): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -502,11 +517,15 @@ class Link(_Model):
     """
 
     a: str
+    """One end (a node's name); the a->b port sends from it."""
     b: str
+    """The other end; the b->a port sends from it."""
     rate_bps: PortRate
+    """Service rate of each direction, bit/s (whole bit/s)."""
     delay_s: NonNegativeSeconds
     """One-way propagation delay."""
     queue: Queue = Field(default_factory=default_queue)
+    """Each direction's queue; default DropTail of 1000 packets."""
     transition_s: NonNegativeSeconds = 0.0
     """How long a port sends nothing after a rate change."""
     error_rate: ErrorRate = 0.0
@@ -516,7 +535,9 @@ class Link(_Model):
     lpi: Lpi | None = None
     """IEEE 802.3az low-power idle on both directions; none: the ports stay awake."""
     a_to_b: PortOverride | None = None
+    """Settings of the a->b direction that differ from the link's (and its controller)."""
     b_to_a: PortOverride | None = None
+    """Settings of the b->a direction that differ from the link's (and its controller)."""
 
     @model_validator(mode="after")
     def _one_way_to_sleep(self) -> Link:
@@ -697,7 +718,7 @@ class Tcp(_Model):
 
     ``rfc`` (the default): RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
     initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth per
-    ACK, no SACK. ``ns2``: the ns-2 agents of the reproduced papers (no SACK, no delayed ACKs, initial window 2,
+    ACK, no SACK. ``ns2``: the ns-2 agents of the reproduced studies (no SACK, no delayed ACKs, initial window 2,
     initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT).
     ``linux``: SACK, 40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s,
     maximum 120 s, 1 ms granularity, an RTT sample from every ACK.
@@ -736,7 +757,7 @@ class Tcp(_Model):
 
     @field_validator("max_rto_s")
     @classmethod
-    def _max_not_below_min(cls, max_rto_s: float | None, info) -> float | None:
+    def _max_not_below_min(cls, max_rto_s: float | None, info: ValidationInfo) -> float | None:
         min_rto_s = info.data.get("min_rto_s")
         if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
             raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
@@ -744,7 +765,7 @@ class Tcp(_Model):
 
     @field_validator("ecn")
     @classmethod
-    def _dctcp_needs_ecn(cls, ecn: bool | None, info) -> bool | None:
+    def _dctcp_needs_ecn(cls, ecn: bool | None, info: ValidationInfo) -> bool | None:
         cc = info.data.get("congestion_control")
         if ecn is False and cc is not None and cc.type == "dctcp":
             raise ValueError("cannot be false with DCTCP, which needs ECN")
@@ -752,7 +773,7 @@ class Tcp(_Model):
 
     @field_validator("receive_window_bytes")
     @classmethod
-    def _holds_a_segment(cls, window: int | None, info) -> int | None:
+    def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
         mss = info.data.get("mss_bytes") or 1460
         if window is not None and window < mss:
             raise ValueError(f"must hold at least one segment ({mss} bytes)")
@@ -780,7 +801,7 @@ class UniformSize(_Model):
 
     @field_validator("max_bytes")
     @classmethod
-    def _not_below_min(cls, max_bytes: int, info) -> int:
+    def _not_below_min(cls, max_bytes: int, info: ValidationInfo) -> int:
         min_bytes = info.data.get("min_bytes")
         if min_bytes is not None and max_bytes < min_bytes:
             raise ValueError(f"must be at least min_bytes ({min_bytes})")
@@ -798,14 +819,19 @@ class Flow(_Model):
     """A unidirectional stream of packets from ``src`` to ``dst``."""
 
     name: str = Field(min_length=1)
+    """Unique; it names the flow in the tables."""
     src: str
+    """The sending node (for TCP, the data sender)."""
     dst: str
+    """The receiving node."""
     traffic: Traffic
+    """What is sent: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial, web)."""
     packet_size: PacketSize = Field(default_factory=default_packet_size)
     """UDP only."""
     tcp: Tcp | None = None
     """TCP only; absent means the ``rfc`` profile with NewReno."""
     start_s: NonNegativeSeconds = 0.0
+    """When it starts sending (TCP: opens its connection)."""
     stop_s: NonNegativeSeconds | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
 
@@ -820,7 +846,7 @@ class Flow(_Model):
 
     @field_validator("stop_s")
     @classmethod
-    def _after_start(cls, stop_s: float | None, info) -> float | None:
+    def _after_start(cls, stop_s: float | None, info: ValidationInfo) -> float | None:
         start_s = info.data.get("start_s")
         if stop_s is not None and start_s is not None and stop_s <= start_s:
             raise ValueError(f"must be later than start_s ({start_s})")
@@ -910,18 +936,39 @@ class Pcap(_Model):
 
 
 class Scenario(_Model):
-    """A network, its traffic and what to record: everything one run needs."""
+    """A network, its traffic and what to record: everything one run needs.
+
+    Built from keyword arguments, ``Scenario.from_dict`` or ``load_scenario``; every field is
+    validated and a ScenarioError names each one at fault. Quantities carry their unit in
+    their names (``duration_s`` in seconds, ``rate_bps`` in bit/s). The scenario reference of
+    the documentation lists every field.
+
+    Example:
+        >>> scenario = Scenario(seed=1, duration_s=10.0, nodes=[{"name": "a"}, {"name": "b"}],
+        ...                     links=[{"a": "a", "b": "b", "rate_bps": 10e6, "delay_s": 0.001}])
+        >>> scenario.links[0].port_names()
+        ('a->b', 'b->a')
+    """
 
     name: str = ""
     """Free text naming the scenario; it does not affect the run."""
     seed: int = Field(ge=0, le=U64_MAX)
+    """Every random stream of the run (one per source, queue, link) derives from it: same scenario and
+    seed, bit-identical results."""
     duration_s: PositiveSeconds
+    """Simulated time the run lasts."""
     routing: Routing = Field(default_factory=Routing)
+    """How paths are chosen and how the routers follow link changes."""
     nodes: list[Node] = Field(min_length=1)
+    """Hosts and routers alike; a node's id is its position here."""
     links: list[Link] = []
+    """Bidirectional links: one port (queue and transmitter) per direction."""
     flows: list[Flow] = []
+    """The traffic: UDP sources and TCP applications."""
     events: list[Event] = []
+    """Changes at given times: rates, links down and up, ports asleep and awake."""
     recorder: Recorder | None = None
+    """What to sample over time into the timeseries table; absent records no time series."""
     pcap: list[Pcap] = []
     """Ports to capture into pcap files (classic libpcap, IPv4 packets, nanosecond timestamps)."""
 
@@ -934,7 +981,15 @@ class Scenario(_Model):
 
     @classmethod
     def from_dict(cls, data: Any) -> Scenario:
-        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML)."""
+        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML or JSON).
+
+        Raises ScenarioError listing every field at fault.
+
+        Example:
+            >>> scenario = Scenario.from_dict({"seed": 1, "duration_s": 2.0, "nodes": [{"name": "a"}]})
+            >>> scenario.routing.ttl
+            64
+        """
         if not isinstance(data, dict):
             raise ScenarioError([("", f"a scenario is a table of fields, not {type(data).__name__}")])
         try:
@@ -943,33 +998,163 @@ class Scenario(_Model):
             raise ScenarioError([("", "values nested too deeply to be a scenario")]) from None
 
     def with_seed(self, seed: int) -> Scenario:
+        """This scenario with another seed (0 to 2⁶⁴ − 1); everything else unchanged.
+
+        Example:
+            >>> load_scenario("examples/chain.toml").with_seed(7).seed
+            7
+        """
         return Scenario.from_dict({**self.model_dump(), "seed": seed})
 
     def to_engine_json(self) -> str:
         """The canonical JSON the engine reads: every field explicit, keys sorted, no spaces."""
         return json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
 
+    def to_toml(self) -> str:
+        """The scenario as a TOML file that ``load_scenario`` reads back into an equal scenario.
+
+        Every field is written, defaults included; fields that are absent (``None``) are left
+        out, as TOML has no null. Top-level tables and lists of tables get their own sections,
+        anything nested deeper is written inline.
+
+        Example:
+            >>> scenario = load_scenario("examples/chain.toml")
+            >>> scenario_from_toml(scenario.to_toml()) == scenario
+            True
+        """
+        data = self.model_dump(mode="json", exclude_none=True)
+        lines = [f"{_toml_key(key)} = {_toml_value(value)}" for key, value in data.items() if not _is_section(value)]
+        for key, value in data.items():
+            if isinstance(value, dict):
+                lines += ["", f"[{_toml_key(key)}]"]
+                lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+            elif _is_section(value):
+                for entry in value:
+                    lines += ["", f"[[{_toml_key(key)}]]"]
+                    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entry.items()]
+        return "\n".join(lines) + "\n"
+
+    def random_sources(self) -> list[str]:
+        """The fields whose behaviour draws from the seed's random streams.
+
+        Empty means every seed gives the same results, so replications of this scenario would
+        all be identical. Random are: Poisson, on-off and web traffic, exponential and
+        uniform packet sizes, RED queues, links with an ``error_rate``, and
+        ``available_bandwidth``.
+
+        Example:
+            >>> load_scenario("examples/chain.toml").random_sources()
+            ['flows[1].traffic', 'flows[1].packet_size']
+        """
+        sources = []
+        for i, flow in enumerate(self.flows):
+            if flow.traffic.type in ("poisson", "on_off", "web"):
+                sources.append(f"flows[{i}].traffic")
+            if flow.traffic.type not in TCP_TRAFFIC and flow.packet_size.type != "fixed":
+                sources.append(f"flows[{i}].packet_size")
+        for i, link in enumerate(self.links):
+            for where, part in (("", link), (".a_to_b", link.a_to_b), (".b_to_a", link.b_to_a)):
+                if part is None:
+                    continue
+                if part.queue is not None and part.queue.type == "red":
+                    sources.append(f"links[{i}]{where}.queue")
+                if part.error_rate:
+                    sources.append(f"links[{i}]{where}.error_rate")
+                if isinstance(part, PortOverride) and part.available_bandwidth is not None:
+                    sources.append(f"links[{i}]{where}.available_bandwidth")
+        return sources
+
+
+# A flow offering more than this many times the fastest link's rate is taken for a typo: the
+# excess can only be dropped at its first queue, at the cost of one event per packet.
+MAX_OVERLOAD = 100
+
+
+def scenario_from_toml(text: str) -> Scenario:
+    """Validates a scenario written as TOML text (the format of ``load_scenario``'s files)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError([("", f"invalid TOML: {error}")]) from None
+    except RecursionError:
+        raise ScenarioError([("", "values nested too deeply to read")]) from None
+    return Scenario.from_dict(data)
+
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Reads and validates a TOML scenario file."""
-    return Scenario.from_dict(read_toml(Path(path)))
+    """Reads and validates a scenario file: TOML, or JSON for a name ending in ``.json``.
+
+    The JSON is the ``scenario.json`` that ``wattnet run`` and ``Results.write`` write, so a
+    run's own record runs again as it is.
+
+    Example:
+        >>> load_scenario("examples/chain.toml").duration_s
+        10.0
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        text = _read_text(path)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ScenarioError([("", f"{path}: invalid JSON: {error}")]) from None
+        except RecursionError:
+            raise ScenarioError([("", f"{path}: values nested too deeply to read")]) from None
+        return Scenario.from_dict(data)
+    return Scenario.from_dict(read_toml(path))
+
+
+def _read_text(path: Path) -> str:
+    """The file's text; ScenarioError naming the file when its bytes are not UTF-8 (OSError when
+    it cannot be read)."""
+    content = path.read_bytes()
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        problem = f"not UTF-8 text (byte {error.start} is {content[error.start]:#04x}); scenario files are UTF-8"
+        raise ScenarioError([("", f"{path}: {problem}")]) from None
 
 
 def read_toml(path: Path) -> dict[str, Any]:
     """The tables of a TOML file; ScenarioError naming the file and the problem when its bytes
     are not UTF-8 text, not TOML, or nested too deeply to read (OSError when it cannot be read)."""
-    content = path.read_bytes()
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as error:
-        problem = f"not UTF-8 text (byte {error.start} is {content[error.start]:#04x}); TOML files are UTF-8"
-        raise ScenarioError([("", f"{path}: {problem}")]) from None
+    text = _read_text(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
     except RecursionError:
         raise ScenarioError([("", f"{path}: values nested too deeply to read")]) from None
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def _is_section(value: Any) -> bool:
+    return isinstance(value, dict) or (
+        isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+    )
+
+
+def _toml_value(value: Any) -> str:
+    # JSON's escapes in a basic string are TOML's (\", \\, \n, \uXXXX); JSON floats are TOML floats.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }" if value else "{}"
+        )
+    raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
 def _union_tags(union: Any) -> set[str]:
@@ -1001,7 +1186,7 @@ def _join_path(prefix: str, field: str) -> str:
 
 
 def _field_errors(error: ValidationError) -> list[tuple[str, str]]:
-    errors = []
+    errors: list[tuple[str, str]] = []
     for detail in error.errors():
         loc, kind, message = tuple(detail["loc"]), detail["type"], detail["msg"]
         if kind == "extra_forbidden":
@@ -1107,7 +1292,7 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
     for i, event in enumerate(scenario.events):
         if event.at_s > scenario.duration_s:
             problems.append((f"events[{i}].at_s", f"outside the run [0, duration_s = {scenario.duration_s}]"))
-        if event.action in ("set_rate", "sleep", "wake"):
+        if isinstance(event, (SetRate, Sleep, Wake)):
             if links_valid and event.port not in ports:
                 problems.append((f"events[{i}].port", _unknown_port(event.port)))
             continue
@@ -1143,6 +1328,30 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
             problems.append((f"pcap[{i}].port", f"port {capture.port!r} is captured twice"))
     if scenario.pcap and len(scenario.nodes) > MAX_PCAP_NODES:
         problems.append(("pcap", f"captures address at most {MAX_PCAP_NODES} nodes (10.0.0.0/8)"))
+    return problems + _overload_problems(scenario)
+
+
+def _overload_problems(scenario: Scenario) -> list[tuple[str, str]]:
+    """A UDP flow offering more than MAX_OVERLOAD times the fastest link's rate (1e12 for 10e6, say)."""
+    rates = [link.rate_bps for link in scenario.links]
+    rates += [o.rate_bps for link in scenario.links for o in (link.a_to_b, link.b_to_a) if o and o.rate_bps]
+    if not rates:
+        return []
+    fastest = max(rates)
+    problems = []
+    for i, flow in enumerate(scenario.flows):
+        traffic = flow.traffic
+        field, offered = (
+            ("rate_bps", traffic.rate_bps) if isinstance(traffic, (Cbr, Poisson))
+            else ("peak_rate_bps", traffic.peak_rate_bps) if isinstance(traffic, OnOff)
+            else ("", 0.0)
+        )  # fmt: skip
+        if offered > MAX_OVERLOAD * fastest:
+            problem = (
+                f"{offered:g} b/s is {offered / fastest:.3g} times the fastest link's rate ({fastest:g} b/s); "
+                f"a flow may offer at most {MAX_OVERLOAD} times that (a typo in the exponent?)"
+            )
+            problems.append((f"flows[{i}].traffic.{field}", problem))
     return problems
 
 

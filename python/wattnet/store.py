@@ -230,6 +230,13 @@ def load_results(directory: str | Path, write: bool = True) -> pd.DataFrame:
     The parameter columns' names are in ``table.attrs["parameters"]``.
 
     With ``write``, the table is also saved as ``DIR/results.parquet`` and ``DIR/results.csv``.
+    Raises FileNotFoundError when ``directory`` is not a store.
+
+    Example:
+        ```python
+        table = wattnet.load_results("out/sweep")
+        table[table["status"] == "failed"][["key", "error"]]
+        ```
     """
     store = Store(directory)
     if not store.runs.is_dir():

@@ -12,6 +12,7 @@ point (common random numbers), so two points differ only by their parameters.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import itertools
@@ -21,18 +22,21 @@ import multiprocessing
 import os
 import re
 import signal
+import sys
 import tempfile
 import threading
 import time
 import traceback
+import warnings
 from collections import Counter, deque
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import CancelledError as FutureCancelledError
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, Protocol, get_args, get_origin
 
 import numpy as np
 import pandas as pd
@@ -57,6 +61,18 @@ TASKS_PER_SLOT = 2
 POLL_S = 0.25
 
 _SEGMENT = re.compile(r"(?P<name>[A-Za-z_]\w*)(?P<indices>(?:\[\d+\])*)")
+
+# Worker processes are spawned: each imports the main script again, as "__mp_main__", so a
+# script's top-level code runs in every worker unless it is under this guard.
+MAIN_GUARD_HELP = (
+    "worker processes import your main script again before they run anything, so code at its top "
+    "level runs in every worker; put the code that calls wattnet.sweep under "
+    '`if __name__ == "__main__":` (or pass executor="serial")'
+)
+
+
+class IdenticalReplicationsWarning(UserWarning):
+    """Replications that can only repeat each other: nothing in the swept scenarios is random."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,6 +202,7 @@ def plan_sweep(
     engine_version = _engine.version()
 
     points = expand_grid(grid)
+    random = bool(base_scenario.random_sources())
     base_data = sparse_dump(base_scenario)
     if Scenario.from_dict(copy.deepcopy(base_data)).to_engine_json() != base_scenario.to_engine_json():
         base_data = base_scenario.model_dump()  # never expected; the full dump is always right
@@ -199,6 +216,7 @@ def plan_sweep(
             scenario = Scenario.from_dict(data)
         except ScenarioError as error:
             raise SweepError(_point_problems(point, error)) from None
+        random = random or bool(scenario.random_sources())
         for replication, run_seed in enumerate(seeds):
             scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
             key = run_key(scenario_json, engine_version)
@@ -208,6 +226,14 @@ def plan_sweep(
                 )
             owners[key] = index
             runs.append(PlannedRun(key, index, point, replication, run_seed, scenario_json))
+    if replications > 1 and not random:
+        warnings.warn(
+            f"the {replications} replications of each grid point will give identical results: nothing in the "
+            "scenario draws random numbers (Poisson, on-off or web traffic, exponential or uniform packet sizes, "
+            "RED queues, an error_rate, available_bandwidth), so the seed changes nothing; one replication is enough",
+            IdenticalReplicationsWarning,
+            stacklevel=4,
+        )
     return runs
 
 
@@ -415,6 +441,41 @@ def _init_local_worker(parent_pid: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _main_script_without_guard() -> str | None:
+    """The main script's path if it is a Python file with no top-level ``if __name__ == "__main__":``."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path or not str(path).endswith(".py"):
+        return None
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for statement in tree.body:
+        if isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test):
+            return None
+    return str(path)
+
+
+# A task: (store key, scenario JSON, engine version) of each run it holds; a handle is what an
+# executor returns for a task it runs (a concurrent.futures or a Dask future).
+Task = tuple[str, str, str]
+Handle = Any
+
+
+class Executor(Protocol):
+    """What ``drive`` needs of an executor: slots, and tasks submitted, awaited and collected."""
+
+    isolates_losses: bool
+    death_limit: int
+
+    def slots(self) -> int: ...
+    def submit(self, tasks: list[Task]) -> Handle: ...
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]: ...
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]: ...
+    def after_loss(self) -> None: ...
+    def close(self, futures: set[Handle], abort: bool = False) -> None: ...
+
+
 class WorkerLost(Exception):
     """The worker process running a task died (killed, out of memory or crashed)."""
 
@@ -446,7 +507,7 @@ class LocalExecutor:
     def slots(self) -> int:
         return self.workers
 
-    def submit(self, tasks: list[tuple[str, str, str]]):
+    def submit(self, tasks: list[Task]) -> Handle:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
@@ -456,7 +517,7 @@ class LocalExecutor:
             )
         return self._pool.submit(run_batch, tasks)
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         done, pending = wait_futures(futures, timeout=timeout, return_when=FIRST_COMPLETED)
         if pending and any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # The pool is broken: every other task in it is lost or finished; collect them all.
@@ -464,9 +525,10 @@ class LocalExecutor:
             done |= more
         return done
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
         try:
-            return future.result()
+            outcomes: list[dict[str, Any]] = future.result()
+            return outcomes
         except BrokenProcessPool as error:
             raise WorkerLost(str(error) or "a worker process died") from None
 
@@ -475,7 +537,7 @@ class LocalExecutor:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
@@ -499,21 +561,22 @@ class SerialExecutor:
     def slots(self) -> int:
         return 1
 
-    def submit(self, tasks: list[tuple[str, str, str]]) -> Future:
-        future: Future = Future()
+    def submit(self, tasks: list[Task]) -> Handle:
+        future: Future[list[dict[str, Any]]] = Future()
         future.set_result(run_batch(tasks))
         return future
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         return {future for future in futures if future.done()}
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
-        return future.result()
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
+        outcomes: list[dict[str, Any]] = future.result()
+        return outcomes
 
     def after_loss(self) -> None:
         pass
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         pass
 
 
@@ -532,10 +595,11 @@ class DaskExecutor:
             import distributed
         except ImportError:
             raise SweepError("the Dask executor needs dask.distributed: pip install 'wattnet[dask]'") from None
-        self._distributed = distributed
+        self._distributed: Any = distributed
+        self.client: Any
         if isinstance(client_or_address, str):
             try:
-                self.client = distributed.Client(client_or_address, timeout="20s")
+                self.client = self._distributed.Client(client_or_address, timeout="20s")
             except OSError as error:
                 raise SweepError(f"scheduler {client_or_address!r}: cannot connect: {error}") from None
             self._own_client = True
@@ -556,21 +620,22 @@ class DaskExecutor:
             self._slots_at = time.monotonic()
         return self._slots
 
-    def submit(self, tasks: list[tuple[str, str, str]]):
+    def submit(self, tasks: list[Task]) -> Handle:
         return self.client.submit(run_batch, tasks, pure=False, key=f"wattnet-runs-{tasks[0][0]}-{os.urandom(4).hex()}")
 
-    def wait(self, futures, timeout: float):
+    def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         try:
             done, _ = self._distributed.wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return set()
         return set(done)
 
-    def outcomes(self, future) -> list[dict[str, Any]]:
+    def outcomes(self, future: Handle) -> list[dict[str, Any]]:
         from distributed.scheduler import KilledWorker
 
         try:
-            return future.result()
+            outcomes: list[dict[str, Any]] = future.result()
+            return outcomes
         except KilledWorker as error:
             raise WorkerLost(f"the Dask workers running it died: {error}") from None
         except FutureCancelledError:
@@ -579,7 +644,7 @@ class DaskExecutor:
     def after_loss(self) -> None:
         pass
 
-    def close(self, futures, abort: bool = False) -> None:
+    def close(self, futures: set[Handle], abort: bool = False) -> None:
         if abort and futures:
             with contextlib.suppress(Exception):  # the client may already be gone
                 self.client.cancel(list(futures))
@@ -587,7 +652,8 @@ class DaskExecutor:
             self.client.close()
 
 
-def make_executor(executor: Any = "local", workers: int | None = None):
+def make_executor(executor: Any = "local", workers: int | None = None) -> Executor:
+    """The executor ``sweep``'s ``executor`` argument names (see ``sweep``)."""
     if isinstance(executor, str) and executor == "local":
         return LocalExecutor(workers)
     if workers is not None:
@@ -656,6 +722,18 @@ def sweep(
     run in ``out`` to ``out/results.parquet`` and ``out/results.csv``. Raises SweepError or
     ScenarioError before running anything when the sweep is not valid; KeyboardInterrupt
     stops the workers and keeps every run already written.
+
+    Warns (``IdenticalReplicationsWarning``) when ``replications`` > 1 but nothing in the swept
+    scenarios is random. Run from a script, the call must sit under
+    ``if __name__ == "__main__":`` (the local workers import the script); SweepError says so.
+
+    Example:
+        ```python
+        if __name__ == "__main__":
+            table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]},
+                                  replications=5, out="out/sweep")
+            print(table[["links[1].rate_bps", "replication", "packets_dropped"]])
+        ```
     """
     return run_sweep(
         base, grid, replications, out=out, seed=seed, executor=executor, workers=workers, batch=batch,
@@ -677,6 +755,13 @@ def run_sweep(
     progress: bool = True,
 ) -> SweepOutcome:
     """``sweep`` that also says how many runs it ran, skipped and saw fail."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # A spawned worker importing a main script that calls the sweep at its top level.
+        raise SweepError(f"wattnet.sweep was called while a worker process was starting: {MAIN_GUARD_HELP}")
+    if isinstance(executor, str) and executor == "local":
+        script = _main_script_without_guard()
+        if script is not None:
+            raise SweepError(f'{script} has no `if __name__ == "__main__":` guard: {MAIN_GUARD_HELP}')
     if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
         raise SweepError(f"batch: a positive number of runs per task, not {batch!r}")
     if isinstance(executor, str) and executor == "local" and workers is not None:
@@ -742,7 +827,9 @@ def run_sweep(
     return SweepOutcome(mine, len(runs), ran, failed_now, skipped, failed)
 
 
-def drive(executor, todo: list[PlannedRun], record, batch: int | None) -> None:
+def drive(
+    executor: Executor, todo: list[PlannedRun], record: Callable[[PlannedRun, dict[str, Any]], None], batch: int | None
+) -> None:
     """Keeps the executor busy until every run is recorded.
 
     A lost task (its worker died) puts its runs back as suspects, run one per task (and, for
@@ -796,9 +883,14 @@ def drive(executor, todo: list[PlannedRun], record, batch: int | None) -> None:
                         losses += 1
                     lost = True
                     if timed_runs == 0 and losses >= LOSSES_BEFORE_ANY_SUCCESS:
+                        script = _main_script_without_guard() if isinstance(executor, LocalExecutor) else None
+                        cause = (
+                            f'; {script} has no `if __name__ == "__main__":` guard: {MAIN_GUARD_HELP}' if script else ""
+                        )
                         raise WorkersDying(
                             f"the workers died {losses} times and no run has finished: the workers cannot run "
-                            f"(see their errors above); nothing was recorded for the runs they held. Last: {error}"
+                            f"(see their errors above); nothing was recorded for the runs they held{cause}. "
+                            f"Last: {error}"
                         ) from None
                     if len(runs) == 1 and (alone or executor.isolates_losses):
                         run = runs[0]
@@ -884,7 +976,14 @@ class _ProgressBar:
 def mean_ci(values: Any, confidence: float = 0.95) -> tuple[float, float]:
     """The mean of independent replications and the half-width of its Student-t confidence
     interval, ``t_{(1+confidence)/2, n-1} · s / √n`` with ``s`` the sample standard deviation
-    (n − 1). With one value the half-width is NaN; with none, both are."""
+    (n − 1). With one value the half-width is NaN; with none, both are. NaN values are left
+    out. The result is in the values' unit.
+
+    Example:
+        >>> mean, half_width = mean_ci([1, 2, 3, 4, 5])
+        >>> round(mean, 3), round(half_width, 3)
+        (3.0, 1.963)
+    """
     from scipy.stats import t
 
     if not 0 < confidence < 1:
@@ -914,7 +1013,15 @@ def replication_means(
     ``by`` names the columns that identify a grid point; by default the table's parameters
     (``table.attrs["parameters"]``, as ``sweep`` and ``load_results`` set it). Failed runs are
     left out. Columns: ``by``..., ``metric``, ``n``, ``mean``, ``std``, ``half_width``,
-    ``ci_low``, ``ci_high`` and ``rel_half_width`` (half-width / |mean|).
+    ``ci_low``, ``ci_high`` and ``rel_half_width`` (half-width / |mean|), in the metric's unit
+    but for ``n`` and ``rel_half_width``.
+
+    Example:
+        ```python
+        table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]}, replications=5,
+                              out="out/sweep")
+        wattnet.replication_means(table, ["packets_dropped", "packets_received"])
+        ```
     """
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     if by is None:

@@ -21,6 +21,7 @@ def haversine_km(
 
 
 def propagation_delay_s(distance_km: float, speed_km_per_s: float = FIBRE_SPEED_KM_PER_S) -> float:
+    """Seconds light takes over ``distance_km`` km at ``speed_km_per_s`` (default: in fibre, 2·10⁵ km/s)."""
     return distance_km / speed_km_per_s
 
 

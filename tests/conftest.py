@@ -16,7 +16,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
 # exercises every section of the schema.
 VALID_SCENARIO = {
     "name": "line",
-    "seed": 3,
+    "paper": 3,
     "duration_s": 2.0,
     "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
     "links": [
@@ -46,7 +46,7 @@ def scenario_dict():
 
 def lowest_id_next_hops(graph):
     """Per (router, destination) the next hop without ECMP: among the neighbours on a shortest
-    hop-count path, the lowest node id (routing.md §3)."""
+    hop-count path, the lowest node id."""
     ids = {node: i for i, node in enumerate(graph.nodes)}
     distance = dict(nx.all_pairs_shortest_path_length(graph))
     return {
@@ -83,7 +83,7 @@ def quick_reproduction(tmp_path_factory):
     return reproduce
 
 
-CHECK_FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+CHECK_FIELDS = {"id", "description", "paper_value", "wattnet_value", "tolerance", "pass"}
 
 
 def assert_reproduction_files(out, stdout, tables, figures, report_texts):

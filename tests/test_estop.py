@@ -4,14 +4,14 @@ import networkx as nx
 import pytest
 from wattnet import Scenario, ScenarioError
 from wattnet.estop import (
-    SEED_001_ENERGY_SAVING_PERCENT,
-    SEED_001_TABLE_V,
+    SASSU_ENERGY_SAVING_PERCENT,
+    SASSU_TABLE_V,
     algebraic_connectivity,
     estop,
     line_card_watts,
     link_down_events,
     link_up_events,
-    seed_001_off_links,
+    sassu_off_links,
     watts_saved,
 )
 from wattnet.topology import abilene
@@ -51,8 +51,8 @@ def test_initial_edge_betweenness_is_routing_md_table():
 @pytest.mark.parametrize("percent", [50, 60, 70, 90])
 def test_estop_gives_seed_table_v(percent):
     result = estop(ABILENE, percent / 100)
-    assert unordered(result.off_link_ids) == unordered(SEED_001_TABLE_V[percent])
-    assert round(100 * result.energy_saving, 1) == SEED_001_ENERGY_SAVING_PERCENT[percent]
+    assert unordered(result.off_link_ids) == unordered(SASSU_TABLE_V[percent])
+    assert round(100 * result.energy_saving, 1) == SASSU_ENERGY_SAVING_PERCENT[percent]
 
 
 def test_estop_at_80_percent_is_the_documented_difference():
@@ -60,7 +60,7 @@ def test_estop_at_80_percent_is_the_documented_difference():
     result = estop(ABILENE, 0.8)
     assert result.off_link_ids == ((9, 10), (3, 9), (2, 8))
     assert round(result.lambda2_ratios[-1], 4) == 0.8405
-    assert len(SEED_001_TABLE_V[80]) == 2
+    assert len(SASSU_TABLE_V[80]) == 2
 
 
 def test_switch_off_order_and_connectivity_ratios():
@@ -115,8 +115,8 @@ def test_ties_break_by_node_ids_not_labels():
 
 
 def test_seed_table_v_as_names():
-    assert seed_001_off_links(90) == (("SNVAng", "STTLng"), ("SNVAng", "DNVRng"))
-    assert unordered(seed_001_off_links(50)) == unordered(estop(ABILENE, 0.5).off_links)
+    assert sassu_off_links(90) == (("SNVAng", "STTLng"), ("SNVAng", "DNVRng"))
+    assert unordered(sassu_off_links(50)) == unordered(estop(ABILENE, 0.5).off_links)
 
 
 def test_line_card_watts():
@@ -125,9 +125,9 @@ def test_line_card_watts():
     assert line_card_watts(1e9) == 140
     assert line_card_watts(2.6e9) == 2 * 140
     # power.md §9.3: 2240 W per link, 8960 W for 4 links, 4480 W for 2; both ends double it.
-    assert watts_saved(seed_001_off_links(50)) == 8960
-    assert watts_saved(seed_001_off_links(90)) == 4480
-    assert watts_saved(seed_001_off_links(90), ends=2) == 8960
+    assert watts_saved(sassu_off_links(50)) == 8960
+    assert watts_saved(sassu_off_links(90)) == 4480
+    assert watts_saved(sassu_off_links(90), ends=2) == 8960
     off = estop(ABILENE, 0.5).off_links
     capacities = {(a, b): capacity * 1e6 for (a, b), capacity in ABILENE.info["sndlib_capacity_mbps"].items()}
     # SNDlib's pre-installed capacities: 9920 Mb/s (4 cards) for three links, 2480 Mb/s (1 card) for (1,5).

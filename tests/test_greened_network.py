@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import lowest_id_next_hops
 from wattnet import ScenarioError
-from wattnet.estop import link_down_events, seed_001_off_links, watts_saved
+from wattnet.estop import link_down_events, sassu_off_links, watts_saved
 from wattnet.results import Results
 from wattnet.runner import build_simulation
 from wattnet.topology import Topology, abilene
@@ -46,7 +46,7 @@ def greened_abilene(percent):
         duration_s=DURATION_S,
         routing={"reconvergence": {"model": "global", "delay_s": TRANSITION_S}},
         flows=[*link_cbr_flows(net, np.random.default_rng(1)), tcp],
-        events=link_down_events(seed_001_off_links(percent, net), at_s=SWITCH_OFF_S),
+        events=link_down_events(sassu_off_links(percent, net), at_s=SWITCH_OFF_S),
     )
 
 
@@ -65,7 +65,7 @@ def greened(request):
     """(percent, links switched off, results at 30 s, at 30.03 s and at 60 s)."""
     percent = request.param
     before, transition, end = run_in_phases(greened_abilene(percent), SWITCH_OFF_S, SWITCH_OFF_S + TRANSITION_S)
-    return percent, seed_001_off_links(percent), before, transition, end
+    return percent, sassu_off_links(percent), before, transition, end
 
 
 def flow_column(results, column):

@@ -1,4 +1,4 @@
-"""`wattnet reproduce capacity-scaling --quick`: the files, the checks' shape and the seed's trends."""
+"""`wattnet reproduce capacity-scaling --quick`: the files, the checks' shape and the paper's trends."""
 
 import json
 import subprocess
@@ -105,7 +105,7 @@ def test_a_second_run_reuses_the_stored_runs(reproduction, tmp_path):
 
 
 def test_the_a3_window_readings(reproduction):
-    """The A3 hypothesis, measured: at RTT 100 ms an 85 000 B window puts r̄ in the seed's 6–8 Mb/s
+    """The A3 hypothesis, measured: at RTT 100 ms an 85 000 B window puts r̄ in the paper's 6–8 Mb/s
     band only by making TCPonly window-limited (no loss, below 9 Mb/s), which A4 and A5 exclude;
     the unlimited window loses packets, fills the link and keeps r̄ near 10 Mb/s."""
     out, _ = reproduction

@@ -1,5 +1,5 @@
 """`wattnet reproduce ecn-efficiency --quick` (seed 004): the files, the checks' shape and the
-seed's trends that wattnet reproduces (targets.md §E)."""
+paper's trends that wattnet reproduces."""
 
 import pandas as pd
 import pytest
@@ -37,7 +37,7 @@ def test_checks_are_e1_to_e11_with_the_six_fields(reproduction):
 
 def test_every_transfer_completes_and_a_drop_free_run_needs_no_extra_packets(cases):
     assert (cases["transfers"] == 11 * cases["n"]).all()
-    # metrics.md §E: with delayed ACKs the floor is ⌈m/2⌉ + 1 = 36 ACKs per transfer.
+    # with delayed ACKs the floor is ⌈m/2⌉ + 1 = 36 ACKs per transfer.
     assert (cases["acks_per_transfer"] >= 36).all()
     assert (cases["network_overhead_pct"] >= 0).all()
     # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead, ACKs at the floor.

@@ -1,4 +1,4 @@
-"""`wattnet reproduce g-router --quick`: the files, the checks' shape and the seed's trends that hold."""
+"""`wattnet reproduce g-router --quick`: the files, the checks' shape and the paper's trends that hold."""
 
 import pandas as pd
 import pytest
@@ -22,7 +22,7 @@ def row(summary, case, configuration):
 
 
 def test_writes_tables_figures_checks_and_report(reproduction):
-    report_texts = ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]
+    report_texts = ["C1", "C6", "Interpretation choices", "C_init", "wattnet default", "ns2 profile", "Issue 4"]
     tables = ["runs", "summary", "phases", "flow_estimates", "fig2_traces", "fig3_traces"]
     assert_reproduction_files(*reproduction, tables, ["fig2", "fig3"], report_texts)
 
@@ -39,7 +39,7 @@ def test_quick_mode_runs_each_configuration_once_at_half_length(tables):
         (2, "AWM/C-EARTH"),
         (2, "not controlled"),
     ]
-    # Half of the seed's windows: the ramp ends at 300 s.
+    # Half of the paper's windows: the ramp ends at 300 s.
     assert tables["phases"]["to_s"].max() == 300.0
 
 
@@ -80,7 +80,7 @@ def test_the_initial_flow_estimate_decides_between_a_held_queue_and_a_followed_l
     assert list(n0.index) == sorted(n0.index) and n0["study_default"].sum() == 1
     # RTT_k = N₀·swnd₀/C₀ = N₀ · 65 536 B / 2.5 MB/s.
     assert n0.loc[1.0, "rtt_estimate_ms"] == pytest.approx(26.2144)
-    # power.md's N₀ = 1: AWM's window binds and holds the queue at T = 50 packets, but C stays far
+    # N₀ = 1: AWM's window binds and holds the queue at T = 50 packets, but C stays far
     # below the demand (nothing in eq. 4 raises it at q = T) and the throughput collapses.
     spec = n0.loc[1.0]
     assert 45 <= spec["mean_queue_after_first_phase_packets"] <= 55

@@ -184,15 +184,17 @@ def reproduce_command(
         Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")
     ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
-    list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
+    list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, paper, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
 ) -> None:
-    """Reproduce a seed study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
+    """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and
+    targets, each judged against the paper and against ns-2.35 on the same scenario."""
     from wattnet.experiments import STUDIES
+    from wattnet.experiments.report import summary_line
 
     if list_studies:
         for entry in STUDIES.values():
-            typer.echo(f"{entry.name}\t{entry.seed_file}\t{entry.title}")
+            typer.echo(f"{entry.name}\t{entry.paper.citation()}\t{entry.title}")
         return
     if study is None:
         exit_with_errors(["give a STUDY (wattnet reproduce --list names them)"])
@@ -200,12 +202,15 @@ def reproduce_command(
         exit_with_errors([f"unknown study {study!r}; one of {', '.join(STUDIES)}"])
     if out is None:
         exit_with_errors(["--out DIR is required"])
-    report = STUDIES[study].reproduce(out, quick=quick, workers=workers)
+    entry = STUDIES[study]
+    typer.echo(f"Reproducing {entry.paper.citation()}", err=True)
+    report = entry.reproduce(out, quick=quick, workers=workers, progress=True)
     checks = json.loads((out / "checks.json").read_text())
     for check in checks:
-        typer.echo(f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}  {check['description']}")
-    passed = sum(check["pass"] for check in checks)
-    typer.echo(f"{passed}/{len(checks)} checks pass; report: {report.resolve()}")
+        typer.echo(f"{check['id']:>4}  {check['verdict']:<29}  {check['description']}")
+        if check["reason"]:
+            typer.echo(f"{'':>4}  {'':<29}  ↳ {check['reason']}")
+    typer.echo(f"{summary_line(checks)}; report: {report.resolve()}")
 
 
 @app.command()

@@ -3,15 +3,15 @@ against one long-lived TCP NewReno flow, TCPonly vs TCP+PC, over RTT × mRCI (Fi
 
     wattnet reproduce capacity-scaling --quick --out out/cs
 
-Scenario (targets.md §A, topologies.md §2, power.md §2): N1→N2 at most 10 Mb/s, practRA over
-{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25 (spec defaults: the seed gives none of them)
+Scenario: N1→N2 at most 10 Mb/s, practRA over
+{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25 (wattnet defaults: the paper gives none of them)
 and T_s = mRCI (wattnet's default: see ``interpretations`` in ``report``), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2),
-NewReno with the ``ns2`` profile (the seed ran ns-2.30), MSS 1460 B (1500 B packets).
+NewReno with the ``ns2`` profile (the paper ran ns-2.30), MSS 1460 B (1500 B packets).
 
-The receive window is a study parameter (``receive_window_bytes``), because the seed does not
+The receive window is a study parameter (``receive_window_bytes``), because the paper does not
 give it and it decides targets A3–A6: ns-2's ``Agent/TCP window_`` (20 packets by default,
-tcp.md §0.1) or a 64 KB rwnd caps a 100 ms-RTT flow at about 2.4 or 5.3 Mb/s. The study runs
-three readings: ``None`` (the default: wattnet's 1 GiB window, tcp.md §0.1's advice that
+the wattnet defaults) or a 64 KB rwnd caps a 100 ms-RTT flow at about 2.4 or 5.3 Mb/s. The study runs
+three readings: ``None`` (the default: wattnet's 1 GiB window, the advice of wattnet's ns2 profile that
 ``window_`` be ≥ 2·BDP, so the window never limits), ``65535`` bytes (a 64 KB window without
 scaling) and ``85000`` bytes (a window that puts r̄ at RTT 100 ms inside A3's band). The checks
 use the first (``PRIMARY_RWND``); the report shows all of them. Finding: a window small enough to
@@ -50,10 +50,10 @@ PORT = "N1->N2"
 R_MAX = 10e6
 RATES_BPS = [m * 1e6 for m in range(1, 11)]
 
-# power.md §2 defaults (the seed leaves them out).
+# wattnet defaults (the paper leaves them out).
 PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25}
 TRANSITION_S = 0.001
-RECORDER_BIN_S = 0.1  # metrics.md §A: the arrival-rate bin (the seed does not give it)
+RECORDER_BIN_S = 0.1  # the arrival-rate bin (the paper does not give it)
 
 FULL = {
     "rtts_s": [0.001, 0.01, 0.05, 0.1],
@@ -68,12 +68,12 @@ QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0], "duration_s": 60.0, "rep
 # any window reproduces A3 together with A4 and A5.
 RWND_READINGS: list[int | None] = [None, 65535, 85_000]
 PRIMARY_RWND: int | None = None
-# §6.2: bursty background with mean burst bON = 100 ms (the only case the seed shows), peak
-# rate 10 Mb/s (traffic.md §3's default; the seed does not give it).
+# §6.2: bursty background with mean burst bON = 100 ms (the only case the paper shows), peak
+# rate 10 Mb/s (wattnet's default; the paper does not give it).
 BON_S = 0.1
 BACKGROUND_PEAK_BPS = 10e6
-# §6.3: N2→N3's available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN) (traffic.md §4);
-# BN = 50 ms with the bON = 100 ms background is the case the seed shows (Fig. 7 and 8).
+# §6.3: N2→N3's available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN);
+# BN = 50 ms with the bON = 100 ms background is the case the paper shows (Fig. 7 and 8).
 BN_S = 0.05
 # Each case: (background bON, bottleneck BN); None leaves that disturbance out.
 CASES = {"single": (None, None), "bON": (BON_S, None), "BN": (BON_S, BN_S)}
@@ -89,7 +89,7 @@ def practra(mrci_s: float) -> dict[str, Any]:
 
 
 def background_flow(on_mean_s: float) -> dict[str, Any]:
-    """traffic.md §3: bursts every 1 s (fixed phase) of Exp(bON) length truncated at 1 s, UDP CBR
+    """bursts every 1 s (fixed phase) of Exp(bON) length truncated at 1 s, UDP CBR
     at 10 Mb/s in 1500 B packets, from B (on N1) to D along the TCP flow's path."""
     return {
         "name": "background", "src": "B", "dst": "D",
@@ -189,7 +189,7 @@ def run_grid(
 
 
 def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
-    """metrics.md §A for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
+    """The measures for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
     connections = pd.read_parquet(run_dir / "connections.parquet")
@@ -281,7 +281,7 @@ def wasted_rate(tr: pd.DataFrame) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Checks (targets.md §A, A1–A6)
+# Checks (A1–A6)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -306,7 +306,7 @@ def checks(
     out_checks.append({
         "id": "A1",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_hi:g} ms: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's",
-        "seed_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
+        "paper_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
         "wattnet_value": {"mean_rate_mbps": rounded(a1["mean_rate_mbps"]), "throughput_reduction_pct": rounded(a1["throughput_reduction_pct"]),
                           "loss_pct": rounded(a1["loss_pct"], 3), "tcponly_loss_pct": rounded(a1["tcponly_loss_pct"], 3)},
         "tolerance": "r̄ ≥ 9.0 Mb/s (one rate step); reduction ≤ 5 %; |loss − TCPonly loss| ≤ 0.5 points",
@@ -315,7 +315,7 @@ def checks(
     out_checks.append({
         "id": "A2",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_lo:g} ms: small reduction of r̄ and slight degradation",
-        "seed_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
+        "paper_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
         "wattnet_value": {"mean_rate_mbps": rounded(a2["mean_rate_mbps"]), "mean_rate_mbps_large_mrci": rounded(a1["mean_rate_mbps"]),
                           "throughput_reduction_pct": rounded(a2["throughput_reduction_pct"])},
         "tolerance": "8.0 ≤ r̄ < 10 Mb/s and r̄ ≤ r̄(large mRCI); 0 < reduction ≤ 15 %",
@@ -326,16 +326,16 @@ def checks(
     out_checks.append({
         "id": "A3",
         "description": f"RTT {rtt_hi:g} ms: r̄ 20–40 % below 10 Mb/s",
-        "seed_value": {"mean_rate_mbps": [6.0, 8.0]},
+        "paper_value": {"mean_rate_mbps": [6.0, 8.0]},
         "wattnet_value": {"mean_rate_mbps": r_hi},
-        "tolerance": "every mRCI's r̄ within [6, 8] Mb/s (the seed's band)",
+        "tolerance": "every mRCI's r̄ within [6, 8] Mb/s (the paper's band)",
         "pass": bool(((hi["mean_rate_mbps"] >= 6.0) & (hi["mean_rate_mbps"] <= 8.0)).all()),
     })  # fmt: skip
     changes_hi, changes_lo = hi["rate_changes"].mean(), lo["rate_changes"].mean()
     out_checks.append({
         "id": "A4",
         "description": f"RTT {rtt_hi:g} ms: many rate changes; higher throughput reduction and loss than at RTT {rtt_lo:g} ms; both worse for small mRCI",
-        "seed_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
+        "paper_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
         "wattnet_value": {
             "throughput_reduction_pct": {f"RTT {rtt_hi:g}": rounded(hi["throughput_reduction_pct"].mean()), f"RTT {rtt_lo:g}": rounded(lo["throughput_reduction_pct"].mean())},
             "loss_pct": {f"RTT {rtt_hi:g}": rounded(hi["loss_pct"].mean(), 3), f"RTT {rtt_lo:g}": rounded(lo["loss_pct"].mean(), 3)},
@@ -362,7 +362,7 @@ def checks(
     out_checks.append({
         "id": "A5",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms: after a drop of the sending rate, TCP needs ≈ 6 s to get back to 10 Mb/s in TCPonly vs ≈ 14 s in TCP+PC",
-        "seed_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
+        "paper_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
         "wattnet_value": {"recovery_s_tcponly": rounded(med_only), "recovery_s_tcp_pc": rounded(med_pc),
                           "episodes_tcponly": len(rec_only), "episodes_tcp_pc": len(rec_pc)},
         "tolerance": "medians over episodes (arrival rate at N1, 0.5 s average, from < 7 back to ≥ 9.5 Mb/s) within ±50 % of 6 s and 14 s; no episode fails",
@@ -372,7 +372,7 @@ def checks(
     out_checks.append({
         "id": "A6",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_hi:g} ms: the service rate lags TCP's decreases (wasted capacity)",
-        "seed_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
+        "paper_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
         "wattnet_value": {"mean_excess_rate_mbps": {f"mRCI {mrci_hi:g} ms": rounded(waste_large, 3), f"mRCI {mrci_lo:g} ms": rounded(waste_small, 3)}},
         "tolerance": "qualitative: mean max(r − arrival, 0) larger at the large mRCI (rise slopes not checked)",
         "pass": bool(waste_large > waste_small),
@@ -399,7 +399,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A7",
             "description": f"bON {BON_S * 1000:g} ms: r̄ well below 10 Mb/s, more so at large RTT",
-            "seed_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
+            "paper_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
             "wattnet_value": {"mean_rate_mbps": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["mean_rate_mbps"].items()}},
             "tolerance": "mean r̄ over the grid ≤ 9 Mb/s (one rate step below r_MAX) and r̄(RTT max) < r̄(RTT min)",
             "pass": bool(bon["mean_rate_mbps"].mean() <= 9.0 and hi["mean_rate_mbps"] < lo["mean_rate_mbps"]),
@@ -407,7 +407,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A8",
             "description": f"bON {BON_S * 1000:g} ms: rate changes rise slightly with RTT and substantially with mRCI",
-            "seed_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
+            "paper_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
             "wattnet_value": {"rate_changes_by_rtt": {f"RTT {r:g}": rounded(v, 1) for r, v in by_rtt["rate_changes"].items()},
                               "rate_changes_by_mrci": {f"mRCI {m:g}": rounded(v, 1) for m, v in by_mrci.items()}},
             "tolerance": "1 ≤ changes(RTT max)/changes(RTT min) ≤ 1.5 and changes(mRCI max) ≥ 2 × changes(mRCI min)",
@@ -417,7 +417,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A9",
             "description": f"bON {BON_S * 1000:g} ms: loss higher than TCPonly; throughput reduction huge, especially at large RTT",
-            "seed_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
+            "paper_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
             "wattnet_value": {"loss_pct": {f"RTT {r:g} mRCI {m:g}": [rounded(a, 3), rounded(b, 3)]
                                            for r, m, a, b in zip(bon["rtt_ms"], bon["mrci_ms"], bon["loss_pct"], bon["tcponly_loss_pct"])},
                               "throughput_reduction_pct": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["throughput_reduction_pct"].items()}},
@@ -579,7 +579,7 @@ def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 �
 def figure4(
     out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, case: str, title: str, span_s: float = 60.0
 ) -> list[Path]:
-    """Seed Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
+    """The paper's Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
     mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
     pyplot = plt()
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -616,20 +616,20 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
            check_list: list[dict[str, Any]], figures: list[Path]) -> Path:  # fmt: skip
     e = html.escape
     params = [
-        ("topology", "S — N1 — N2 — N3 — D (topologies.md §2); N1→N2 and N2→N3 10 Mb/s, access 100 Mb/s, 0 delay", "seed + spec default"),
-        ("one-way delays", "RTT/4 on N1–N2 and on N2–N3", "spec default"),
-        ("RTT", ", ".join(f"{r * 1000:g} ms" for r in config["rtts_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
-        ("mRCI", ", ".join(f"{m * 1000:g} ms" for m in config["mrcis_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
-        ("duration", f"{config['duration_s']:g} s", "seed: 300 s" + (" (shortened: --quick)" if quick else "")),
-        ("replications", str(config["replications"]), "spec default R = 10 (metrics.md §A)" + (" (1: --quick)" if quick else "")),
-        ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2; hosts 1000 packets", "seed (BDP) + spec default"),
-        ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s), MSS 1460 B, bulk S → D", "seed + spec default"),
-        ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "seed"),
-        ("practRA d, δ, w", "10 ms, 1 ms, 0.25", "spec defaults (power.md §2)"),
-        ("practRA T_s", "= mRCI (one EWMA sample of the arrival rate per mRCI)", "wattnet default; power.md §2 assumes 1 ms (see interpretations)"),
-        ("recorder bin", "100 ms", "spec default (metrics.md §A)"),
-        ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "seed (bON) + spec defaults (traffic.md §3)"),
-        ("bottleneck (case BN, §6.3)", f"N2 → N3 available bandwidth redrawn from U[1, 10] Mb/s (continuous) every Exp(BN = {BN_S * 1000:g} ms), initially 10 Mb/s, no transition; with the bON = {BON_S * 1000:g} ms background", "seed (BN, U[1, 10]) + spec default (traffic.md §4: continuous)"),
+        ("topology", "S — N1 — N2 — N3 — D; N1→N2 and N2→N3 10 Mb/s, access 100 Mb/s, 0 delay", "paper + wattnet default"),
+        ("one-way delays", "RTT/4 on N1–N2 and on N2–N3", "wattnet default"),
+        ("RTT", ", ".join(f"{r * 1000:g} ms" for r in config["rtts_s"]), "paper" + (" (reduced: --quick)" if quick else "")),
+        ("mRCI", ", ".join(f"{m * 1000:g} ms" for m in config["mrcis_s"]), "paper" + (" (reduced: --quick)" if quick else "")),
+        ("duration", f"{config['duration_s']:g} s", "paper: 300 s" + (" (shortened: --quick)" if quick else "")),
+        ("replications", str(config["replications"]), "wattnet default R = 10" + (" (1: --quick)" if quick else "")),
+        ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2; hosts 1000 packets", "paper (BDP) + wattnet default"),
+        ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s), MSS 1460 B, bulk S → D", "paper + wattnet default"),
+        ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "paper"),
+        ("practRA d, δ, w", "10 ms, 1 ms, 0.25", "wattnet defaults"),
+        ("practRA T_s", "= mRCI (one EWMA sample of the arrival rate per mRCI)", "wattnet default; the 1 ms reading assumes 1 ms (see interpretations)"),
+        ("recorder bin", "100 ms", "wattnet default"),
+        ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "paper (bON) + wattnet defaults"),
+        ("bottleneck (case BN, §6.3)", f"N2 → N3 available bandwidth redrawn from U[1, 10] Mb/s (continuous) every Exp(BN = {BN_S * 1000:g} ms), initially 10 Mb/s, no transition; with the bON = {BON_S * 1000:g} ms background", "paper (BN, U[1, 10]) + wattnet default (continuous)"),
         ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "common random numbers"),
     ]  # fmt: skip
     a3 = summary[(summary["case"] == "single") & (summary["rtt_ms"] == max(config["rtts_s"]) * 1000)][
@@ -638,16 +638,16 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
     run_cols = ["case", "rtt_ms", "mode", "mrci_ms", "rwnd", "replication", "mean_rate_mbps", "rate_changes", "goodput_mbps",
                 "throughput_reduction_pct", "loss_pct", "tcp_packets_dropped", "data_packets_sent", "timeouts"]  # fmt: skip
     interpretations = [
-        """<b>practRA's sampling interval T_s = mRCI.</b> power.md §2 assumes T_s = 1 ms, shorter than one 1500 B packet
+        """<b>practRA's sampling interval T_s = mRCI.</b> the 1 ms reading assumes T_s = 1 ms, shorter than one 1500 B packet
 at 10 Mb/s (1.2 ms): samples alternate between 0 and ≈ 12 Mb/s, r̂ swings between ≈ 5 and 12 Mb/s, and whenever mRCI allows a
 decision a dip fires the step-down rule, so even at mRCI 1 s the rate walked down while TCP ran at full speed (at RTT 1 ms,
-with 2-packet buffers, it collapsed to ≈ 1.5 Mb/s and TCP into RTO cycles). The seed (§6.1) says a large mRCI "works on an
+with 2-packet buffers, it collapsed to ≈ 1.5 Mb/s and TCP into RTO cycles). The paper (§6.1) says a large mRCI "works on an
 average of the arrival rate calculated on longer time intervals", so wattnet samples once per mRCI. Measured at RTT 10 ms,
 60 s: mRCI 1 s gives r̄ 10.00 Mb/s and 0 % reduction with T_s = mRCI against 9.53 Mb/s and 4.3 % with T_s = 1 ms; mRCI
 10 ms gives 8.91 Mb/s and 10.5 % against 9.04 Mb/s and 9.0 %.""",
-        f"""<b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
-(tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs the readings
-<b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
+        f"""<b>Receive window.</b> The paper gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
+, and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs the readings
+<b>{e(rwnd_label(None))}</b> (the window never limits: wattnet's default, <code>window_</code> ≥ 2·BDP),
 <b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(85_000))}</b>. <b>The checks and Fig. 4 use the
 {e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.""",
         """<b>RTT 1 ms (full grid).</b> A one-BDP buffer is 2 packets (1250 B rounded up to the 2-packet minimum), 2.4 ms of
@@ -655,18 +655,18 @@ traffic at 10 Mb/s, below d − δ = 9 ms: practRA's step-up rule ((δ·r̂ + q)
 every step down is permanent. TCPonly already loses ≈ 5 % of its packets with such a buffer (goodput ≈ 8.3 Mb/s), its arrival
 rate is below r_{i−1} = 9 Mb/s, and practRA steps down once and stays (r̄ ≈ 7 Mb/s at mRCI ≥ 50 ms). A1 and A2 use the smallest
 RTT of the grid and fail there for this reason; at RTT 10 ms (quick mode) they pass.""",
-        "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).",
+        "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate.",
         "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
         "Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.",
         """A5's recovery time is measured on the arrival rate at N1 (0.5 s moving average of the 100 ms bins): from a fall
 below 7 Mb/s (after being ≥ 9 Mb/s) back to ≥ 9.5 Mb/s, the median over the run's episodes.""",
     ]
     rtt_hi = max(config["rtts_s"]) * 1000
-    a3_section = f"""<p>Hypothesis: the seed's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>,
+    a3_section = f"""<p>Hypothesis: the paper's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>,
 or 64 KB) that caps TCP, not from practRA. What each reading gives:</p>
 {table_html(a3_readings(runs, summary, rtt_hi))}
 {table_html(a3)}
-<p>Seed: r̄ 6–8 Mb/s; in Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s
+<p>Paper: r̄ 6–8 Mb/s; in Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s
 later, and A4 has more loss at RTT 100 ms than at small RTT. A window-limited TCPonly flow (last column true) neither reaches
 10 Mb/s nor loses packets, so a window that produced the 6–8 Mb/s band would contradict A4 and A5; a window large enough
 for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e(rwnd_label(PRIMARY_RWND))} reading.</p>"""
@@ -680,7 +680,7 @@ for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e
         checks=check_list,
         figures=figures,
         sections=[
-            (f"The A3 question: does a receive window explain the seed's r̄ at RTT {rtt_hi:g} ms?", a3_section),
+            (f"The A3 question: does a receive window explain the paper's r̄ at RTT {rtt_hi:g} ms?", a3_section),
             ("Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)", table_html(summary)),
             (
                 "Runs",

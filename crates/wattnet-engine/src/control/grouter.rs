@@ -74,10 +74,14 @@ pub struct GRouterSpec {
     /// swnd₀; not in the seed, default 64 KB.
     #[serde(default = "default_swnd")]
     pub initial_window_bytes: f64,
-    /// N₀, the initial flow estimate; not in the seed, default 1. N₀·swnd₀/C₀ is the RTT
-    /// estimate for the whole run (see the module note).
-    #[serde(default = "default_flows")]
-    pub initial_flows: f64,
+    /// N₀, the initial flow estimate, given directly (for sensitivity studies); default 1.
+    /// N₀·swnd₀/C₀ is the RTT estimate for the whole run (see the module note).
+    #[serde(default)]
+    pub initial_flows: Option<f64>,
+    /// The round-trip propagation delay known at configuration; when given, N₀ follows from
+    /// eq. 6 with RTT₀ = this + T/C₀: N₀ = RTT₀·C₀/swnd₀ (at least 1). Excludes initial_flows.
+    #[serde(default)]
+    pub round_trip_propagation_s: Option<f64>,
     /// C_min and C_max of C-EARTH; defaults 100 kb/s and the port's initial rate.
     #[serde(default)]
     pub min_rate_bps: Option<f64>,
@@ -110,9 +114,6 @@ fn default_beta() -> f64 {
 }
 fn default_swnd() -> f64 {
     65536.0
-}
-fn default_flows() -> f64 {
-    1.0
 }
 
 #[derive(Clone, Debug)]
@@ -193,11 +194,30 @@ impl GRouter {
             }
         };
         let swnd = positive(spec.initial_window_bytes, f("initial_window_bytes"))?;
-        let flows = positive(spec.initial_flows, f("initial_flows"))?;
-        if flows < 1.0 {
-            return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
-        }
         let capacity = (initial_rate_bps as f64 / 8.0).clamp(min_rate, max_rate);
+        let flows = match (spec.initial_flows, spec.round_trip_propagation_s) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::new(
+                    f("initial_flows"),
+                    "give initial_flows or round_trip_propagation_s, not both",
+                ))
+            }
+            (Some(flows), None) => {
+                let flows = positive(flows, f("initial_flows"))?;
+                if flows < 1.0 {
+                    return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
+                }
+                flows
+            }
+            // Lombardo, Panarello, Schembra, "Measuring Minimum Transmission Resources in the
+            // Internet Access Router", eq. 6 (RTT = N·swnd/C) at configuration time, with the
+            // target queue's delay T/C₀ added to the propagation delay.
+            (None, Some(rtt)) => {
+                let rtt = positive(rtt, f("round_trip_propagation_s"))?;
+                ((rtt + target / capacity) * capacity / swnd).max(1.0)
+            }
+            (None, None) => 1.0,
+        };
         Ok(GRouter {
             target,
             target_c_earth: spec.gamma * target,
@@ -321,7 +341,8 @@ mod tests {
             beta_bps: 10e3,
             mtu_bytes: 1000.0,
             initial_window_bytes: 65536.0,
-            initial_flows: 1.0,
+            initial_flows: None,
+            round_trip_propagation_s: None,
             min_rate_bps: None,
             max_rate_bps: Some(100e6),
             rate_control: RateControl::CEarth,
@@ -333,7 +354,7 @@ mod tests {
         // power.md §7: T = 50 000 B, T_CE = 47 500 B, RTT_k = 0.2 s; q from 52 000 to 55 000 B:
         // Δq = −3000 B, Δr = −15 000 B/s, g = 0.1, ΔC = +1500 B/s (+12 kb/s).
         // RTT_k = N₀·swnd₀/C₀ = 10 · 50 000 B / 2.5 MB/s = 0.2 s.
-        let spec = GRouterSpec { initial_window_bytes: 50_000.0, initial_flows: 10.0, ..spec() };
+        let spec = GRouterSpec { initial_window_bytes: 50_000.0, initial_flows: Some(10.0), ..spec() };
         let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
         assert!((g.rtt_estimate() - 0.2).abs() < 1e-12);
         g.epoch.queue = 52_000.0;
@@ -364,7 +385,7 @@ mod tests {
     fn the_rtt_estimate_is_what_n0_swnd0_and_c0_make_it() {
         // Eq. 5 keeps N·swnd/C across each RTT while N ≥ 1, so eq. 7's RTT stays at
         // N₀·swnd₀/C₀ = 20 · 25 000 B / 2.5 MB/s = 0.2 s as the queue, the window and C move.
-        let spec = GRouterSpec { initial_window_bytes: 25_000.0, initial_flows: 20.0, ..spec() };
+        let spec = GRouterSpec { initial_window_bytes: 25_000.0, initial_flows: Some(20.0), ..spec() };
         let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
         let mut t = 0.0;
         for q in [0.0, 20_000.0, 60_000.0, 45_000.0, 80_000.0, 10_000.0, 50_000.0] {
@@ -373,6 +394,22 @@ mod tests {
             assert!((g.rtt_estimate() - 0.2).abs() < 1e-9, "{}", g.rtt_estimate());
         }
         assert!(g.flow_estimate() > 1.0 && g.capacity != 2_500_000.0);
+    }
+
+    #[test]
+    fn n0_follows_from_eq_6_with_the_configured_round_trip_and_the_target_queue() {
+        // RTT₀ = 0.2 s + T/C₀ = 0.2 + 50 000 B / 2.5 MB/s = 0.22 s; N₀ = 0.22 · 2.5e6 / 65 536
+        // = 8.392… and the RTT estimate N₀·swnd₀/C₀ is RTT₀ again.
+        let configured = GRouterSpec { round_trip_propagation_s: Some(0.2), ..spec() };
+        let g = GRouter::new(&configured, 20_000_000, "c").unwrap();
+        assert!((g.flow_estimate() - 0.22 * 2.5e6 / 65536.0).abs() < 1e-12);
+        assert!((g.rtt_estimate() - 0.22).abs() < 1e-12);
+        // A short path gives less than one flow's window: N₀ is held at 1.
+        let short = GRouter::new(&GRouterSpec { round_trip_propagation_s: Some(0.001), ..spec() }, 20_000_000, "c");
+        assert_eq!(short.unwrap().flow_estimate(), 1.0);
+        let both = GRouterSpec { initial_flows: Some(2.0), round_trip_propagation_s: Some(0.2), ..spec() };
+        let error = GRouter::new(&both, 20_000_000, "c").unwrap_err().to_string();
+        assert!(error.contains("c.initial_flows") && error.contains("not both"), "{error}");
     }
 
     #[test]

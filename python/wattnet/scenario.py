@@ -394,6 +394,7 @@ class GRouter(_Model):
         if self.initial_flows is not None and self.round_trip_propagation_s is not None:
             raise ValueError("initial_flows: give initial_flows or round_trip_propagation_s, not both")
         return self
+
     min_rate_bps: float | None = Field(None, gt=0)
     """C_min; default 100 kb/s."""
     max_rate_bps: float | None = Field(None, gt=0)

@@ -27,7 +27,9 @@ class Paper:
 
     def citation(self) -> str:
         where = ", ".join(str(part) for part in (self.venue, self.year) if part is not None)
-        return f"{self.authors}, “{self.title}”" + (f", {where}." if where else " (venue and year not printed in the paper).")
+        return f"{self.authors}, “{self.title}”" + (
+            f", {where}." if where else " (venue and year not printed in the paper)."
+        )
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,12 @@ from wattnet.experiments import ECN_PAPER
 from wattnet.experiments.report import (
     check,
     judge,
+    plt,
     reference_checks,
     reference_rows,
-    stage,
-    plt,
     rounded,
     save_figure,
+    stage,
     table_html,
     write_checks,
     write_report,
@@ -820,7 +820,11 @@ def ns2_checks() -> dict[str, dict[str, Any] | None]:
     if rows is None:
         return {}
     cases = cases_table(rows)
-    builders = {f"E{i}": (lambda fn=fn: fn(cases)) for i, fn in enumerate(
-        [check_e1, check_e2, check_e3, check_e4, check_e5, check_e6, check_e7, check_e8, check_e9], start=1)}
+    builders = {
+        f"E{i}": (lambda fn=fn: fn(cases))
+        for i, fn in enumerate(
+            [check_e1, check_e2, check_e3, check_e4, check_e5, check_e6, check_e7, check_e8, check_e9], start=1
+        )
+    }
     builders["E11"] = lambda: check_e11(cases)
     return reference_checks(builders)

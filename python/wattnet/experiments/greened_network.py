@@ -1,27 +1,26 @@
-"""Seed 001 (``001_88f6b0676a27e617.txt``, Sassu, Scarso, Cuomo, SustainIT 2012): one bulk TCP flow
-from node 8 to node 10 of ABILENE while ESTOP switches links off on every router at t = 30 s, for
-Tahoe, Reno, NewReno, BIC, CUBIC and Vegas (Table IV, Table V, Fig. 2, 3 and 4).
+"""Sassu, Scarso, Cuomo, "TCP behavior over a greened network" (IEEE SustainIT 2012): one bulk TCP
+flow from node 8 to node 10 of ABILENE while ESTOP switches links off on every router at t = 30 s,
+for Tahoe, Reno, NewReno, BIC, CUBIC and Vegas (Table IV, Table V, Figs. 2, 3 and 4).
 
     wattnet reproduce greened-network --quick --out out/gn
 
-Scenario (the wattnet defaults §B, the wattnet defaults, the wattnet defaults, the wattnet defaults, the wattnet defaults §B,
-the wattnet defaults): SNDlib ABILENE with 0-based SNDlib ids, every link 40 Mb/s with its rounded
-great-circle delay and 300-packet DropTail buffers (above the BDP, as the paper says); one CBR
-flow per link at 25 % of the link (10 Mb/s of 1000 B packets); the TCP flow 8 → 10 sends 1040 B
-packets (1000 B payload + 40 B header, as ns-2's agents do) with the ``ns2`` profile (BIC and
-CUBIC with SACK, as ns-2's TCP-Linux agent) and never runs out of data (the paper's 1 GB file
-outlasts the 60 s run). At 30 s the links ESTOP picks
-go down on every router at once; every router installs the new shortest paths (hop count, lowest
-next-hop id on ties) 0.03 s later, the paper's "transition period" (the wattnet defaults's global
-reconvergence). Each port draws the line-card power of the real 40 Gb/s link (⌈40 / 2.5⌉ Cisco
+Scenario: SNDlib ABILENE with 0-based SNDlib ids, every link 40 Mb/s with its rounded great-circle
+delay and 300-packet DropTail buffers (above the BDP, as the paper says); one CBR flow per link at
+25 % of the link (10 Mb/s of 1000 B packets); the TCP flow 8 → 10 sends 1040 B packets (1000 B
+payload + 40 B header, as ns-2's agents do) with the ``ns2`` profile (BIC and CUBIC with SACK, as
+ns-2's TCP-Linux agent) and never runs out of data (the paper's 1 GB file outlasts the 60 s run).
+At 30 s the links ESTOP picks (``wattnet.estop.estop``) go down on every router at once; every router
+installs the new shortest paths (hop count, lowest next-hop id on ties) 0.03 s later, the paper's
+"transition period". Each port draws the line-card power of the real 40 Gb/s link (⌈40 / 2.5⌉ Cisco
 ONS 15600 cards of 140 W) and nothing once off.
 
-The background reading is the study's main interpretation (``BACKGROUND_READINGS``): wattnet's default (a CBR flow in each direction of every link) overloads HSTN–KSCY at 50 % and leaves
-the TCP flow 10 Mb/s at 60–90 %, whereas the paper keeps BIC and CUBIC at ≈ 20 Mb/s after pruning
-at every threshold. One CBR agent per link, from the link's second SNDlib end to its first
-(``"b_to_a"``), leaves exactly that: 20 Mb/s of CBR on the bottleneck of the TCP flow's path at
-every threshold and no port above 30 Mb/s. The checks use that reading; the full mode also runs
-the other two and the report compares them.
+The background reading is the study's main interpretation (``BACKGROUND_READINGS``): a CBR flow in
+each direction of every link overloads HSTN–KSCY at 50 % and leaves the TCP flow 10 Mb/s at 60–90 %,
+whereas the paper keeps BIC and CUBIC at ≈ 20 Mb/s after pruning at every threshold. One CBR agent
+per link, from the link's second SNDlib end to its first (``"b_to_a"``), leaves exactly that. The
+checks use that reading; the full mode also runs the other two and the report compares them. The
+ns-2.35 column of every target comes from ``validation/studies/greened_network`` (this scenario
+written out for ns-2.35's own agents).
 """
 
 from __future__ import annotations
@@ -46,11 +45,16 @@ from wattnet.estop import (
     link_down_events,
     watts_saved,
 )
+from wattnet.experiments import GREENED_NETWORK_PAPER
 from wattnet.experiments.report import (
     check,
+    judge,
     plt,
+    reference_checks,
+    reference_rows,
     rounded,
     save_figure,
+    stage,
     table_html,
     write_checks,
     write_report,
@@ -62,7 +66,6 @@ from wattnet.topology import Topology, abilene
 from wattnet.traffic import link_cbr_flows
 
 NAME = "greened-network"
-SEED_FILE = "001_88f6b0676a27e617.txt"
 
 # The paper's Table II.
 LINK_RATE_BPS = 40e6
@@ -77,9 +80,9 @@ TABLE_IV_THRESHOLDS = (50, 70, 90)  # the columns of the paper's Table IV
 FIG2_THRESHOLD = 70
 
 MSS_BYTES = 1000  # + 40 B of TCP/IP header: the paper's 1040 B segments
-CBR_PACKET_BYTES = 1000  # the wattnet defaults default (the paper gives no size)
+CBR_PACKET_BYTES = 1000  # wattnet default (the paper gives no size)
 RECORDER_INTERVAL_S = 0.01  # cwnd sampled every 10 ms
-# cwnd statistics "before" skip the initial slow start and its recovery (the wattnet defaults §B's option).
+# cwnd statistics "before" skip the initial slow start and its recovery.
 STEADY_FROM_S = 10.0
 # The transition the paper's Fig. 2 shows as a short deep drop: the first second after ESTOP.
 TRANSITION_WINDOW_S = 1.0
@@ -211,8 +214,8 @@ def base_scenario(reading: str, replication: int, *, with_tcp: bool = True) -> S
 
 
 def estop_table(network: Topology) -> pd.DataFrame:
-    """Per threshold: the links the algorithmic ESTOP switches off (the runs use these) and seed
-    Table V's, their energy saving and the line-card watts of the wattnet defaults's rule."""
+    """Per threshold: the links the algorithmic ESTOP switches off (the runs use these) and the paper's
+    Table V's, their energy saving and the line-card watts of one set of cards per link."""
     rows = []
     for threshold in THRESHOLDS:
         result = estop(network, threshold / 100)
@@ -595,7 +598,9 @@ def b4_checks(network: Topology, runs: pd.DataFrame) -> list[dict[str, Any]]:
     with_2_8_off = [t for t, links in SASSU_TABLE_V.items() if (2, 8) in links]
     hops_ok = all(hops.loc[t, "hops_before"] == [5] and hops.loc[t, "hops_after"] == [6] for t in with_2_8_off)
     return [
-        check("B4.topology", "Table I: ABILENE nodes, links, degrees", paper_facts, facts, "exact", facts == paper_facts),
+        check(
+            "B4.topology", "Table I: ABILENE nodes, links, degrees", paper_facts, facts, "exact", facts == paper_facts
+        ),
         check(
             "B4.hops",
             "Table II: the TCP path 8 → 10 has 5 hops, and 1 more after ESTOP where (2;8) goes off",
@@ -826,7 +831,7 @@ def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]
         ("links", (f"{LINK_RATE_BPS / 1e6:g} Mb/s both ways; delay = great-circle distance at 2×10⁵ km/s, "
                   "rounded to whole ms (1–11 ms)"), "paper + wattnet default"),
         ("buffers", "DropTail, 300 packets per port (the longest TCP path's BDP is ≈ 272 packets)",
-         "seed (\"higher than the BDP\") + wattnet default"),
+         "paper (\"higher than the BDP\") + interpretation (300)"),
         ("background", (f"CBR over UDP at {CBR_LOAD:.0%} of the link: 10 Mb/s of {CBR_PACKET_BYTES} B packets, start "
                        f"offset uniform in one packet interval; {BACKGROUND_READINGS[PRIMARY_BACKGROUND]} "
                        f"({PRIMARY_BACKGROUND}, the checks); readings run: {readings}"),
@@ -837,9 +842,11 @@ def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]
                          "agents; BIC (β = 819/1024) and CUBIC (β = 0.8, C = 0.4, no HyStart) as ns-2's TCP-Linux "
                          "agent, with SACK"), "the paper's Table III + wattnet defaults + interpretation"),
         ("TCP profile", ("ns2: no SACK (BIC, CUBIC: SACK), no delayed ACKs, IW 2, initial RTO 3 s, min RTO 0.2 s, "
-                        "10 ms tick, 1 GiB receive window"), "spec: the paper ran ns-2"),
+                        "10 ms tick"), "ns-2.35 default (windowInit_ 2, Agent/TCPSink, rtxcur_init_ 3, minrto_ 0.2, tcpTick_ 0.01)"),
+        ("receive window", "1 GiB", ("interpretation: ns-2.35's window_ of 20 packets would cap the flow at ≈ 2 Mb/s, "
+         "far below the paper's 27 Mb/s")),
         ("ESTOP", ("algorithmic: ascending initial edge betweenness; a removal is kept while the "
-                  "graph stays connected with λ₂ ≥ th·λ₂(original)"), "spec; thresholds 50–90 % from the paper"),
+                  "graph stays connected with λ₂ ≥ th·λ₂(original)"), "interpretation of Cuomo et al.; thresholds 50–90 % from the paper"),
         ("ESTOP activation", f"t = {SWITCH_OFF_S:g} s, every link at once on every router", "paper"),
         ("re-routing", (f"global reconvergence: every router installs the new hop-count shortest paths "
                        f"{TRANSITION_S * 1000:g} ms after the switch-off (lowest next-hop id on ties, no ECMP); "
@@ -847,7 +854,7 @@ def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]
          "paper (0.03 s transition) + wattnet default"),
         ("duration", f"{DURATION_S:g} s; before = [0, 30) s, after = [30, 60) s", "paper"),
         ("line cards", f"per port ⌈40 Gb/s / 2.5 Gb/s⌉ × {LINE_CARD_WATTS:g} W = 2240 W while on, 0 W off",
-         "seed (Cisco ONS 15600) + the wattnet defaults"),
+         "paper (Cisco ONS 15600) + wattnet default (one set of cards per port)"),
         ("replications", f"{config['replications']} (the CBR start offsets are redrawn; nothing else is random)",
          "the paper ran one" + (" (1: --quick)" if quick else "")),
         ("cwnd sampling", f"every {RECORDER_INTERVAL_S * 1000:g} ms; statistics before ESTOP from {STEADY_FROM_S:g} s",
@@ -986,7 +993,15 @@ def report(
     background_runs = len(loads_summary)
     return write_report(
         out,
-        title=f"greened-network — seed {SEED_FILE}",
+        paper=GREENED_NETWORK_PAPER,
+        title=NAME,
+        reference_note=(
+            "The ns-2.35 column: the same links, delays, buffers, CBR background and ESTOP link sets, written out by "
+            "<code>validation/studies/greened_network/run.py</code> for <code>abilene.tcl</code>, with ns-2.35's own "
+            "Tahoe, Reno, NewReno and Vegas agents and its TCP-Linux agent (bic, cubic) with a SACK receiver, one run "
+            "per variant at 50, 70 and 90 %. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
+            "down (wattnet after the paper's 30 ms), and its ties between equal-length paths may break differently."
+        ),
         intro=f"{len(runs)} TCP runs of {DURATION_S:g} s and {background_runs} background-only runs"
         + (" (quick: every variant and threshold, one replication, the checked background only)." if quick else "."),
         quick=quick,
@@ -1019,6 +1034,7 @@ def reproduce(
     if len(link_sets) != len(set(estop_rows["off_links"])):
         raise RuntimeError("two thresholds switch off different links of the same number")
 
+    stage(NAME, "sweeping the variants, thresholds and backgrounds")
     frames = []
     for reading in config["backgrounds"]:
         replications = config["replications"] if reading == PRIMARY_BACKGROUND else 1
@@ -1037,12 +1053,29 @@ def reproduce(
         "background_load_summary": loads_summary, "fig2_cwnd": traces,
     })  # fmt: skip
 
+    stage(NAME, "figures")
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     figures = [
         *figure2(traces, out / "figures" / "fig2_cwnd"),
         *figure3(primary, out / "figures" / "fig3_throughput_loss"),
         *figure4(primary, out / "figures" / "fig4_vegas"),
     ]
-    check_list = checks(network, iv, v, per_threshold)
+    stage(NAME, "checks and report")
+    check_list = judge(checks(network, iv, v, per_threshold), ns2_checks(network), explanations=EXPLANATIONS)
     write_checks(out, check_list)
     return report(out, config, quick, runs, iv, v, loads_summary, check_list, figures)
+
+
+COMPUTED = "ESTOP's link sets and the line-card power are computed outside the simulator: ns-2.35 has no counterpart."
+EXPLANATIONS = {id: COMPUTED for id in ("B2.50", "B2.60", "B2.70", "B2.80", "B2.90", "B3.50", "B3.80", "B3.90")}
+
+
+def ns2_checks(network: Topology) -> dict[str, dict[str, Any] | None]:
+    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant at 50, 70
+    and 90 %, the primary background)."""
+    rows = reference_rows(NAME)
+    if rows is None:
+        return {}
+    iv = table_iv(rows)
+    return reference_checks({"B1": lambda: b1_checks(iv), "B4": lambda: b4_checks(network, rows),
+                             "B5": lambda: b5_checks(rows), "B6": lambda: b6_checks(iv)})  # fmt: skip

@@ -68,14 +68,21 @@ REPRODUCED = "reproduced"
 MATCHES_NS2 = "matches ns-2, not the paper"
 DIFFERS = "differs from ns-2"
 NOT_SIMULABLE = "not simulable"
+# For a study ns-2.35 cannot run (its mechanism has no ns-2.35 module), the reference is a fluid model
+# of the paper's own equations: a target both miss is not reproducible from the paper's text.
 NOT_FROM_TEXT = "not reproducible from the paper's text"
-VERDICTS = (REPRODUCED, MATCHES_NS2, DIFFERS, NOT_SIMULABLE, NOT_FROM_TEXT)
+DIFFERS_MODEL = "differs from the fluid model"
+WATTNET_ONLY = "not reproduced (wattnet-only)"
+VERDICTS = (REPRODUCED, MATCHES_NS2, DIFFERS, NOT_SIMULABLE, NOT_FROM_TEXT, DIFFERS_MODEL, WATTNET_ONLY)
+NS2 = "ns-2.35"
 
 
 def numbers(value: Any, path: str = "") -> dict[str, float | bool]:
     """The numeric and boolean leaves of a check value, keyed by their path."""
     if isinstance(value, dict):
-        return {k: v for key, item in value.items() for k, v in numbers(item, f"{path}.{key}" if path else str(key)).items()}
+        return {
+            k: v for key, item in value.items() for k, v in numbers(item, f"{path}.{key}" if path else str(key)).items()
+        }
     if isinstance(value, list | tuple):
         return {k: v for i, item in enumerate(value) for k, v in numbers(item, f"{path}[{i}]").items()}
     if isinstance(value, bool):
@@ -105,47 +112,58 @@ def judge(
     checks: list[dict[str, Any]],
     reference: dict[str, dict[str, Any] | None],
     *,
-    reference_name: str = "ns-2.35",
+    reference_name: str = NS2,
     explanations: dict[str, str] | None = None,
     analogues: dict[str, str] | None = None,
     relative: float = 0.15,
     absolute: float = 0.5,
 ) -> list[dict[str, Any]]:
-    """Adds ``ns2_value`` and ``ns2_pass`` (the same check computed from ``reference``'s results on
-    the same reconstructed scenario; None where the reference has no such run), ``verdict`` and
-    ``reason`` to every check. The verdict follows from the results alone:
+    """Adds ``ns2_value`` and ``ns2_pass`` (the same check computed from the reference's results on
+    the same reconstructed scenario; None where the reference has no such run), ``reference``,
+    ``verdict`` and ``reason`` to every check. The verdict follows from the results alone:
 
     - *reproduced*: wattnet meets the paper's tolerance;
     - *not simulable*: a testbed measurement (``analogues`` names the simulated analogue);
-    - *matches ns-2, not the paper*: the reference misses the paper's tolerance too and wattnet
-      agrees with it (every shared number within max(relative·|ref|, absolute), booleans equal);
-    - *not reproducible from the paper's text*: the same, where the reference is a model of the
-      paper's own equations rather than ns-2.35;
+    - *matches ns-2, not the paper*: ns-2.35 misses the paper's tolerance too and wattnet agrees with
+      it (every number both have within max(relative·|ns-2|, absolute), booleans equal);
     - *differs from ns-2*: anything else, with the reason (``explanations`` or the disagreement).
+
+    With a fluid model of the paper's equations as the reference (``reference_name`` other than
+    ns-2.35) the question is qualitative: a target the model misses too is *not reproducible from
+    the paper's text*; one it meets is *differs from the fluid model*; one it does not cover is
+    *not reproduced (wattnet-only)*.
     """
     explanations = explanations or {}
     analogues = analogues or {}
+    model = reference_name != NS2
     judged = []
     for c in checks:
         ref = reference.get(c["id"])
-        c = {**c, "ns2_value": None if ref is None else ref["wattnet_value"], "ns2_pass": None if ref is None else ref["pass"]}
+        c = {
+            **c,
+            "ns2_value": None if ref is None else ref["wattnet_value"],
+            "ns2_pass": None if ref is None else ref["pass"],
+        }
         far = [] if ref is None else disagreements(c["wattnet_value"], ref["wattnet_value"], relative, absolute)
-        explanation = explanations.get(c["id"], "")
         if c["id"] in analogues:
             verdict, reason = NOT_SIMULABLE, f"A testbed measurement; the simulated analogue is {analogues[c['id']]}."
         elif c["pass"]:
             verdict, reason = REPRODUCED, ""
-        elif ref is not None and not ref["pass"] and not far:
-            verdict = MATCHES_NS2 if reference_name == "ns-2.35" else NOT_FROM_TEXT
-            reason = f"{reference_name} on the same scenario misses the paper's tolerance too, and wattnet agrees with it."
         elif ref is None:
-            verdict, reason = DIFFERS, f"No {reference_name} value for this target."
+            verdict = WATTNET_ONLY if model else DIFFERS
+            reason = f"No {reference_name} value for this target."
+        elif not ref["pass"] and (model or not far):
+            verdict = NOT_FROM_TEXT if model else MATCHES_NS2
+            reason = f"{reference_name} on the same scenario misses the paper's tolerance too" + (
+                "." if model else ", and wattnet agrees with it."
+            )
         elif ref["pass"]:
-            verdict = DIFFERS
-            reason = f"{reference_name} meets the paper's tolerance and wattnet does not ({'; '.join(far) or 'the check differs'})."
+            verdict = DIFFERS_MODEL if model else DIFFERS
+            reason = f"{reference_name} meets the paper's tolerance and wattnet does not ({'; '.join(far[:4]) or 'see the values'})."
         else:
             verdict = DIFFERS
             reason = f"wattnet and {reference_name} both miss the paper but disagree ({'; '.join(far[:4])})."
+        explanation = explanations.get(c["id"], "")
         if explanation:
             reason = f"{reason} {explanation}".strip()
         judged.append({**c, "reference": reference_name, "verdict": verdict, "reason": reason})
@@ -168,6 +186,8 @@ def summary_line(checks: list[dict[str, Any]]) -> str:
         DIFFERS: "differ from ns-2",
         NOT_SIMULABLE: "are not simulable",
         NOT_FROM_TEXT: "are not reproducible from the paper's text",
+        DIFFERS_MODEL: "differ from the fluid model of the paper's equations",
+        WATTNET_ONLY: "are not reproduced and have no reference (wattnet-only)",
     }
     parts += [f"{counts[v]} {phrase}" for v, phrase in phrases.items() if counts.get(v)]
     return "; ".join(parts)
@@ -187,15 +207,18 @@ def reference_rows(study: str) -> pd.DataFrame | None:
 
 
 def reference_checks(builders: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
-    """Each target's check computed from the reference's results: ``builders`` maps a target id to
-    a function of no arguments returning that check (or None); a target whose runs the reference
-    does not have (a missing point raises KeyError or IndexError) gets None."""
+    """The targets computed from the reference's results. ``builders`` maps a name to a function of
+    no arguments returning one check, a list of checks or None; the result maps each target id to
+    its check. A builder whose runs the reference does not have (a missing point raises KeyError or
+    IndexError) gives nothing, and its targets are left without a reference value."""
     checks: dict[str, dict[str, Any] | None] = {}
-    for id, build in builders.items():
+    for build in builders.values():
         try:
-            checks[id] = build()
+            built = build()
         except (KeyError, IndexError):
-            checks[id] = None
+            continue
+        for one in built if isinstance(built, list) else [built] if built else []:
+            checks[one["id"]] = one
     return checks
 
 
@@ -215,7 +238,8 @@ td.v-other{background:#eee} p.summary{font-size:17px;padding:.6em;background:#f4
 figure{margin:1em 0} img{max-width:100%} code{font-size:12px} .cite{color:#444}
 """
 
-VERDICT_CLASSES = {REPRODUCED: "v-reproduced", MATCHES_NS2: "v-matches", DIFFERS: "v-differs"}
+VERDICT_CLASSES = {REPRODUCED: "v-reproduced", MATCHES_NS2: "v-matches", NOT_FROM_TEXT: "v-matches",
+                   DIFFERS: "v-differs", DIFFERS_MODEL: "v-differs"}  # fmt: skip
 
 
 def value_html(value: Any) -> str:
@@ -288,7 +312,7 @@ does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i
 <h2>Targets not reproduced</h2>
 <ul>{gaps or "<li>none</li>"}</ul>
 <h2>Targets</h2>
-<table><tr><th>id</th><th>target</th><th>paper</th><th>ns-2.35</th><th>wattnet</th><th>tolerance</th>
+<table><tr><th>id</th><th>target</th><th>paper</th><th>{e(checks[0]["reference"] if checks else NS2)}</th><th>wattnet</th><th>tolerance</th>
 <th>verdict</th></tr>{check_rows}</table>
 <h2>Parameters</h2>
 <table><tr><th>parameter</th><th>value</th><th>source</th></tr>{param_rows}</table>

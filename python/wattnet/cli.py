@@ -190,7 +190,7 @@ def reproduce_command(
     """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and
     targets, each judged against the paper and against ns-2.35 on the same scenario."""
     from wattnet.experiments import STUDIES
-    from wattnet.experiments.report import summary_line
+    from wattnet.experiments.report import VERDICTS, summary_line
 
     if list_studies:
         for entry in STUDIES.values():
@@ -206,10 +206,11 @@ def reproduce_command(
     typer.echo(f"Reproducing {entry.paper.citation()}", err=True)
     report = entry.reproduce(out, quick=quick, workers=workers, progress=True)
     checks = json.loads((out / "checks.json").read_text())
+    width = max(map(len, VERDICTS))
     for check in checks:
-        typer.echo(f"{check['id']:>4}  {check['verdict']:<29}  {check['description']}")
+        typer.echo(f"{check['id']:>4}  {check['verdict']:<{width}}  {check['description']}")
         if check["reason"]:
-            typer.echo(f"{'':>4}  {'':<29}  ↳ {check['reason']}")
+            typer.echo(f"{'':>4}  {'':<{width}}  ↳ {check['reason']}")
     typer.echo(f"{summary_line(checks)}; report: {report.resolve()}")
 
 

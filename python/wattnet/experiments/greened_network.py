@@ -777,10 +777,12 @@ def figure2(traces: pd.DataFrame, path: Path) -> list[Path]:
     return save_figure(fig, path)
 
 
-def figure3(iv: pd.DataFrame, path: Path) -> list[Path]:
-    """The paper's Fig. 3: throughput loss against the connectivity threshold, loss-based variants."""
+def figure3(iv: pd.DataFrame, v: pd.DataFrame, path: Path, ns2_iv: pd.DataFrame | None = None) -> list[Path]:
+    """The paper's Fig. 3: (a) throughput loss against the connectivity threshold, loss-based variants
+    (wattnet, the paper's Table IV and, where stored, ns-2.35 on the same scenario); (b) the energy
+    saving of ESTOP's link sets (Table V: wattnet's line-card rule and the paper's)."""
     pyplot = plt()
-    fig, ax = pyplot.subplots(figsize=(7.5, 5))
+    fig, (ax, energy) = pyplot.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 2]})
     for variant in LOSS_BASED:
         rows = iv[iv["variant"] == variant]
         line = ax.errorbar(rows["threshold_pct"], rows["loss_pct"], yerr=_error_bars(rows), marker="o",
@@ -788,12 +790,26 @@ def figure3(iv: pd.DataFrame, path: Path) -> list[Path]:
         paper = rows.dropna(subset=["paper_loss_pct"])
         ax.plot(paper["threshold_pct"], paper["paper_loss_pct"], ls=":", marker="x", color=line[0].get_color(),
                 label=f"{variant} (paper)")  # fmt: skip
+        if ns2_iv is not None:
+            ref = ns2_iv[ns2_iv["variant"] == variant]
+            ax.plot(ref["threshold_pct"], ref["loss_pct"], ls="--", lw=0.8, marker="s", mfc="none",
+                    color=line[0].get_color(), label=f"{variant} (ns-2.35)")  # fmt: skip
     ax.set_xlabel("connectivity threshold [%]")
     ax.set_ylabel("throughput loss [%]")
     ax.set_xticks(THRESHOLDS)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
-    ax.set_title("Fig. 3 — throughput loss of the loss-based variants")
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
+    ax.set_title("(a) throughput loss of the loss-based variants", fontsize=10)
+    energy.plot(v["threshold_pct"], v["energy_saving_pct"], marker="o", label="wattnet (ESTOP's links)")
+    energy.plot(v["threshold_pct"], v["paper_energy_saving_pct"], ls=":", marker="x", color="0.3", label="paper (Table V)")
+    energy.set_xlabel("connectivity threshold [%]")
+    energy.set_ylabel("energy saving [%]")
+    energy.set_xticks(THRESHOLDS)
+    energy.set_ylim(0, None)
+    energy.grid(True, alpha=0.3)
+    energy.legend(fontsize=7, loc="lower left")
+    energy.set_title("(b) energy saving of the links switched off", fontsize=10)
+    fig.suptitle("Fig. 3 — throughput loss and energy saving against ESTOP's connectivity threshold")
     fig.tight_layout()
     return save_figure(fig, path)
 
@@ -1057,7 +1073,7 @@ def reproduce(
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     figures = [
         *figure2(traces, out / "figures" / "fig2_cwnd"),
-        *figure3(primary, out / "figures" / "fig3_throughput_loss"),
+        *figure3(primary, v, out / "figures" / "fig3_throughput_loss", ns2_table_iv()),
         *figure4(primary, out / "figures" / "fig4_vegas"),
     ]
     stage(NAME, "checks and report")
@@ -1068,6 +1084,11 @@ def reproduce(
 
 COMPUTED = "ESTOP's link sets and the line-card power are computed outside the simulator: ns-2.35 has no counterpart."
 EXPLANATIONS = {id: COMPUTED for id in ("B2.50", "B2.60", "B2.70", "B2.80", "B2.90", "B3.50", "B3.80", "B3.90")}
+
+
+def ns2_table_iv() -> pd.DataFrame | None:
+    rows = reference_rows(NAME)
+    return None if rows is None else table_iv(rows)
 
 
 def ns2_checks(network: Topology) -> dict[str, dict[str, Any] | None]:

@@ -17,12 +17,15 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from ns2 import run_ns, run_points, write_reference  # noqa: E402
+from ns2 import run_ns, run_points, write_reference
 
 SCRIPT = HERE / "chain.tcl"
 PACKET_PAYLOAD_BYTES = 1460
 # (RTTs, mRCIs, duration) of the reproduction's full and quick grids.
-GRIDS = [([0.001, 0.01, 0.05, 0.1], [0.01, 0.05, 0.1, 0.5, 1.0], 300.0), ([0.01, 0.1], [0.01, 0.05, 0.1, 0.5, 1.0], 60.0)]
+GRIDS = [
+    ([0.001, 0.01, 0.05, 0.1], [0.01, 0.05, 0.1, 0.5, 1.0], 300.0),
+    ([0.01, 0.1], [0.01, 0.05, 0.1, 0.5, 1.0], 60.0),
+]
 
 
 # Each case: (background bON, bottleneck BN) in seconds, 0 = absent; as the reproduction's CASES.

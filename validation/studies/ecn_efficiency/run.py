@@ -15,7 +15,7 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from ns2 import run_ns, run_points, write_reference  # noqa: E402
+from ns2 import run_ns, run_points, write_reference
 
 SCRIPT = HERE / "dumbbell.tcl"
 SERVER, ROUTER_B, ROUTER_A, FIRST_CLIENT = 0, 1, 2, 3

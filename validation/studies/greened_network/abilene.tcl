@@ -75,7 +75,7 @@ set linux [expr {$variant == "BIC" || $variant == "CUBIC"}]
 proc sample {} {
     global ns tcp cwnd_file tick linux
     set now [$ns now]
-    set srtt [expr {$linux ? "nan" : [$tcp set srtt_] * $tick / 8.0}]
+    if {$linux} { set srtt nan } else { set srtt [expr {[$tcp set srtt_] * $tick / 8.0}] }
     puts $cwnd_file "$now [$tcp set cwnd_] [$tcp set ssthresh_] $srtt"
     $ns at [expr {$now + 0.01}] "sample"
 }

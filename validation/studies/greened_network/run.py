@@ -20,9 +20,8 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from ns2 import run_ns, run_points, write_reference  # noqa: E402
-
-from wattnet.experiments import greened_network as study  # noqa: E402
+from ns2 import run_ns, run_points, write_reference
+from wattnet.experiments import greened_network as study
 
 SCRIPT = HERE / "abilene.tcl"
 THRESHOLDS = study.TABLE_IV_THRESHOLDS
@@ -69,8 +68,10 @@ def measure(point: dict[str, Any], prefix: Path) -> dict[str, Any]:
     values = dict(line.split() for line in prefix.with_suffix(".out").read_text().splitlines())
     segment = study.MSS_BYTES * 8 / 1e6
     before = int(float(values["acked_at_switch_off"])) * segment / study.SWITCH_OFF_S
-    after = (int(float(values["acked_at_end"])) - int(float(values["acked_at_switch_off"]))) * segment / (
-        study.DURATION_S - study.SWITCH_OFF_S
+    after = (
+        (int(float(values["acked_at_end"])) - int(float(values["acked_at_switch_off"])))
+        * segment
+        / (study.DURATION_S - study.SWITCH_OFF_S)
     )
     series = pd.read_csv(prefix.with_suffix(".cwnd"), sep=" ", header=None,
                          names=["time_s", "cwnd_segments", "ssthresh_segments", "srtt_s"]).set_index("time_s")  # fmt: skip

@@ -91,7 +91,7 @@ def test_the_initial_flow_estimate_decides_between_a_held_queue_and_a_followed_l
     # The study's N₀ from eq. 6, RTT_k = 0.2 s + T/C₀ = 0.22 s: the window hardly binds, C follows
     # the load, the queue swings.
     study = n0[n0["study_default"]].iloc[0]
-    assert study["n0"] == pytest.approx(0.22 * 2.5e6 / 65536)
+    assert study.name == pytest.approx(0.22 * 2.5e6 / 65536)
     assert study["rtt_estimate_ms"] == pytest.approx(220)
     assert study["throughput_ratio_pct"] >= 95
     assert study["queue_std_after_first_phase_packets"] > 2 * spec["queue_std_after_first_phase_packets"]

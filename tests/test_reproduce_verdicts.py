@@ -58,9 +58,11 @@ def test_a_fluid_model_reference_asks_whether_the_equations_meet_the_target():
     assert all(c["reference"] == "fluid model" and c["reason"] for c in judged)
 
 
-def test_explanations_are_added_to_the_computed_reason():
-    judged = judge([target("E1", {"r": 9.9}, False)], {}, explanations={"E1": "ns-2.35 has no such run."})
-    assert judged[0]["reason"] == "No ns-2.35 value for this target. ns-2.35 has no such run."
+def test_explanations_are_added_to_the_computed_reason_of_targets_not_reproduced():
+    ours = [target("E1", {"r": 9.9}, False), target("E2", {"r": 7.0}, True)]
+    explanations = {"E1": "ns-2.35 has no such run.", "E2": "ns-2.35 has no such run."}
+    judged = judge(ours, {}, explanations=explanations)
+    assert [c["reason"] for c in judged] == ["No ns-2.35 value for this target. ns-2.35 has no such run.", ""]
 
 
 def test_every_study_cites_its_paper_not_a_file():

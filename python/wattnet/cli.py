@@ -206,11 +206,11 @@ def reproduce_command(
     typer.echo(f"Reproducing {entry.paper.citation()}", err=True)
     report = entry.reproduce(out, quick=quick, workers=workers, progress=True)
     checks = json.loads((out / "checks.json").read_text())
-    width = max(map(len, VERDICTS))
+    width, id_width = max(map(len, VERDICTS)), max((len(check["id"]) for check in checks), default=0)
     for check in checks:
-        typer.echo(f"{check['id']:>4}  {check['verdict']:<{width}}  {check['description']}")
+        typer.echo(f"{check['id']:>{id_width}}  {check['verdict']:<{width}}  {check['description']}")
         if check["reason"]:
-            typer.echo(f"{'':>4}  {'':<{width}}  ↳ {check['reason']}")
+            typer.echo(f"{'':>{id_width}}  {'':<{width}}  ↳ {check['reason']}")
     typer.echo(f"{summary_line(checks)}; report: {report.resolve()}")
 
 

@@ -801,7 +801,9 @@ def figure3(iv: pd.DataFrame, v: pd.DataFrame, path: Path, ns2_iv: pd.DataFrame 
     ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
     ax.set_title("(a) throughput loss of the loss-based variants", fontsize=10)
     energy.plot(v["threshold_pct"], v["energy_saving_pct"], marker="o", label="wattnet (ESTOP's links)")
-    energy.plot(v["threshold_pct"], v["paper_energy_saving_pct"], ls=":", marker="x", color="0.3", label="paper (Table V)")
+    energy.plot(
+        v["threshold_pct"], v["paper_energy_saving_pct"], ls=":", marker="x", color="0.3", label="paper (Table V)"
+    )
     energy.set_xlabel("connectivity threshold [%]")
     energy.set_ylabel("energy saving [%]")
     energy.set_xticks(THRESHOLDS)

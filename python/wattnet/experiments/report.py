@@ -151,13 +151,19 @@ def judge(
             verdict, reason = REPRODUCED, ""
         elif ref is None:
             verdict = WATTNET_ONLY if model else DIFFERS
-            reason = f"No {reference_name} value for this target." if not model else (
-                f"The {reference_name} does not cover this target; ns-2.35 has no G-router."
+            reason = (
+                f"No {reference_name} value for this target."
+                if not model
+                else (f"The {reference_name} does not cover this target; ns-2.35 has no G-router.")
             )
         elif not ref["pass"] and (model or not far):
             verdict = NOT_FROM_TEXT if model else MATCHES_NS2
-            reason = f"The {reference_name} misses the paper's tolerance too." if model else (
-                f"{reference_name} on the same scenario misses the paper's tolerance too, and wattnet agrees with it."
+            reason = (
+                f"The {reference_name} misses the paper's tolerance too."
+                if model
+                else (
+                    f"{reference_name} on the same scenario misses the paper's tolerance too, and wattnet agrees with it."
+                )
             )
         elif ref["pass"]:
             verdict = DIFFERS_MODEL if model else DIFFERS
@@ -165,7 +171,7 @@ def judge(
         else:
             verdict = DIFFERS
             reason = f"wattnet and {reference_name} both miss the paper but disagree ({'; '.join(far[:4])})."
-        explanation = explanations.get(c["id"], "")
+        explanation = explanations.get(c["id"], "") if verdict != REPRODUCED else ""
         if explanation:
             reason = f"{reason} {explanation}".strip()
         judged.append({**c, "reference": reference_name, "verdict": verdict, "reason": reason})

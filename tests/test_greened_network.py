@@ -1,9 +1,10 @@
-"""Seed 001 through the engine (targets.md B): ABILENE at 40 Mb/s with CBR background at 25 % of
-every link (traffic.md §2), a NewReno bulk flow 8 → 10, and the links of seed Table V switched
-off at 30 s with every router installing the new shortest paths 0.03 s later (routing.md §2).
+"""Sassu, Scarso, Cuomo, "TCP behavior over a greened network" (IEEE SustainIT 2012) through the
+engine: ABILENE at 40 Mb/s with CBR background at 25 % of every link, a NewReno bulk flow 8 → 10,
+and the links of the paper's Table V switched off at 30 s with every router installing the new
+shortest paths 0.03 s later.
 
 TCP packets are 1040 B: a 1000 B payload plus 40 B of TCP/IP header, as ns-2's TCP agent with
-its default packetSize_ of 1000 B sends them, which is where the seed's "1040 bytes" come from.
+its default packetSize_ of 1000 B sends them, which is where the paper's "1040 bytes" come from.
 """
 
 import itertools
@@ -20,7 +21,7 @@ from wattnet.traffic import link_cbr_flows
 
 SWITCH_OFF_S = 30.0
 TRANSITION_S = 0.03
-DURATION_S = 60.0  # the seed's run: 30 s before and 30 s after
+DURATION_S = 60.0  # the paper's run: 30 s before and 30 s after
 # Cisco ONS 15600 line cards sized for the links' real 40 Gb/s (the simulated 40 Mb/s × 1000):
 # ⌈40 / 2.5⌉ = 16 cards of 140 W, 2240 W per direction, whatever the load.
 LINE_CARD = {"type": "line_card", "card_capacity_bps": 2.5e9, "card_w": 140, "capacity_bps": 40e9}
@@ -110,7 +111,7 @@ def test_background_parameters_are_checked():
 
 def test_the_tcp_flow_goes_from_5_hops_to_6(greened):
     *_, end = greened
-    # routing.md §1.2: 8–2–5–6–3–10 before; 8–11–1–4–6–3–10 after 3 or 4 links are off.
+    # Hop-count shortest paths: 8–2–5–6–3–10 before; 8–11–1–4–6–3–10 after 3 or 4 links are off.
     assert flow_column(end, "path_hops_start")["tcp"] == 5
     assert flow_column(end, "path_hops_end")["tcp"] == 6
 

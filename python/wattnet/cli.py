@@ -179,7 +179,9 @@ def results_command(
 
 @app.command("reproduce")
 def reproduce_command(
-    study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The seed study, e.g. capacity-scaling.")] = None,
+    study: Annotated[
+        str | None, typer.Argument(metavar="STUDY", help="The study, e.g. capacity-scaling (--list names them).")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Directory for the tables, figures, checks.json and report.html.")
     ] = None,

@@ -1,5 +1,6 @@
-"""`wattnet reproduce greened-network --quick`: the files, the targets' verdicts, and the paper's trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the
-background that ESTOP's re-routing leaves below the link rate)."""
+"""`wattnet reproduce greened-network --quick`: the files, the targets' verdicts, and the paper's
+trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the background that ESTOP's
+re-routing leaves below the link rate)."""
 
 import numpy as np
 import pandas as pd

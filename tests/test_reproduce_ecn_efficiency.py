@@ -4,6 +4,7 @@ trends that wattnet reproduces."""
 import pandas as pd
 import pytest
 from conftest import assert_checks, assert_reproduction_files
+from wattnet.experiments.report import reference_rows
 
 QUEUES = ["DT", "RED", "ECN"]
 
@@ -50,11 +51,16 @@ def test_every_transfer_completes_and_a_drop_free_run_needs_no_extra_packets(cas
     # with delayed ACKs the floor is ⌈m/2⌉ + 1 = 36 ACKs per transfer.
     assert (cases["acks_per_transfer"] >= 36).all()
     assert (cases["network_overhead_pct"] >= 0).all()
-    # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead, ACKs at the floor.
+    # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead. Their ACKs are the
+    # floor plus those ns-2.35's 100 ms delayed-ACK timer sends on the same scenario (its stored
+    # runs: 37.6 per transfer, without the handshake's ACK, which wattnet counts), within one.
     quiet = cases[(cases["n"] == 5) & (cases["queue"] == "DT") & (cases["ql"] == 128) & ~cases["errors"]]
     assert len(quiet) == 2
     assert (quiet["network_overhead_pct"] == 0).all() and (quiet["receiver_overhead_pct"] == 0).all()
-    assert (quiet["acks_per_transfer"] < 37).all()
+    ns2 = reference_rows("ecn-efficiency")
+    ns2 = ns2[(ns2["n"] == 5) & (ns2["queue"] == "DT") & (ns2["ql"] == 128) & ~ns2["errors"]].set_index("d_ms")
+    for row in quiet.itertuples():
+        assert abs(row.acks_per_transfer - (ns2.loc[row.d_ms, "acks_per_transfer"] + 1)) <= 1, row
 
 
 @pytest.mark.parametrize("n", [10, 25])

@@ -651,17 +651,26 @@ def figure4(
         only = data[(data["rtt_ms"] == rtt) & (data["mode"] == "TCPonly")].iloc[0]
         tr_pc, tr_only = trace(out, pc), trace(out, only)
         tr_pc, tr_only = tr_pc[tr_pc.index <= span_s], tr_only[tr_only.index <= span_s]
-        # Thin lines over at most 60 s: rate changes every few bins would otherwise fill a band.
-        ax.plot(tr_only.index, tr_only["arrival_rate_bps"], color="0.6", lw=0.5, label="arrival rate, TCPonly")
-        ax.plot(tr_pc.index, tr_pc["arrival_rate_bps"], color="tab:blue", lw=0.5, label="arrival rate, TCP+PC")
-        ax.step(tr_pc.index, tr_pc["rate_bps"], where="post", color="tab:red", lw=0.7, label="service rate, TCP+PC")
+        # 1 s means of the 100 ms bins, the service rate's range over that second shaded: rate changes
+        # every bin or two would otherwise fill a solid band.
+        smooth = {
+            name: frame.rolling(10, center=True, min_periods=1) for name, frame in (("pc", tr_pc), ("only", tr_only))
+        }
+        low, high = smooth["pc"]["rate_bps"].min(), smooth["pc"]["rate_bps"].max()
+        ax.fill_between(tr_pc.index, low, high, color="tab:red", alpha=0.2, lw=0, label="service rate range in 1 s")
+        ax.plot(tr_only.index, smooth["only"]["arrival_rate_bps"].mean(), color="0.5", lw=0.8,
+                label="arrival rate, TCPonly (1 s mean)")  # fmt: skip
+        ax.plot(tr_pc.index, smooth["pc"]["arrival_rate_bps"].mean(), color="tab:blue", lw=0.8,
+                label="arrival rate, TCP+PC (1 s mean)")  # fmt: skip
+        ax.plot(tr_pc.index, smooth["pc"]["rate_bps"].mean(), color="tab:red", lw=1.0,
+                label="service rate, TCP+PC (1 s mean)")  # fmt: skip
         ax.set_title(f"({label}) RTT {rtt:g} ms, mRCI {mrci:g} ms", fontsize=10)
         ax.set_xlabel("time [s]")
         ax.set_ylabel("Mb/s")
         ax.grid(True, alpha=0.3)
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.suptitle(f"{title}: service rate and arrival rate at N1 (100 ms bins)")
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    fig.suptitle(f"{title}: service rate and arrival rate at N1 (1 s means of 100 ms bins)")
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     return save_figure(fig, path)
 

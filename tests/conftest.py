@@ -16,7 +16,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
 # exercises every section of the schema.
 VALID_SCENARIO = {
     "name": "line",
-    "paper": 3,
+    "seed": 3,
     "duration_s": 2.0,
     "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
     "links": [

@@ -900,7 +900,7 @@ def sampling_table(summary: pd.DataFrame) -> pd.DataFrame:
     primary = summary[summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
     per_mrci = primary[primary["case"] == "single"].set_index(key)[columns]
     per_1ms = primary[primary["case"] == "Ts1ms"].set_index(key)[columns]
-    table = per_mrci.join(per_1ms, lsuffix="_ts_mrci", rsuffix="_ts_1ms", how="inner").reset_index()
+    table = per_mrci.merge(per_1ms, left_index=True, right_index=True, suffixes=("_ts_mrci", "_ts_1ms")).reset_index()
     table["differ"] = ((table["mean_rate_mbps_ts_mrci"] - table["mean_rate_mbps_ts_1ms"]).abs() > 0.1) | (
         (table["throughput_reduction_pct_ts_mrci"] - table["throughput_reduction_pct_ts_1ms"]).abs() > 1
     )

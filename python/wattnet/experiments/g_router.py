@@ -817,7 +817,7 @@ def fluid_comparison(
         phases[phases["case"] == 1].groupby("window", sort=False)[["c_mbps", "reference_mbps", "queue_packets"]].mean()
     )
     fluid = fluid_phases.set_index("window")[["c_mbps", "queue_packets"]]
-    table = engine.join(fluid, rsuffix="_fluid").reset_index()
+    table = engine.merge(fluid, left_index=True, right_index=True, how="left", suffixes=("", "_fluid")).reset_index()
     table.loc[len(table)] = {
         "window": "after the first phase: queue σ [packets]",
         "queue_packets": _mean(summary, 1, CONTROLLED, "queue_std_after_first_phase_packets"),

@@ -579,8 +579,8 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
         ("packets", f"MTU {PACKET_BYTES} B: MSS {MSS_BYTES} B + 40 B of headers", "paper"),
         ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s)", "paper (ns-2, NewReno)"),
         ("run", f"{RUN_S * scale:g} s", f"wattnet default 600 s{shortened}"),
-        ("sources present", present, "spec interpretation" + shortened),
-        ("starts within a group", f"{STAGGER_S:g} s apart", "not in the paper (assumption)"),
+        ("sources present", present, "interpretation" + shortened),
+        ("starts within a group", f"{STAGGER_S:g} s apart", "interpretation (not in the paper)"),
         ("FTP", "one bulk transfer per source; the five leaving sources a transfer of 120 kB/s × (leave − start − 3 s)", "interpretation"),
         ("web", "Poisson 5 requests/s over the sources present, ⌈Pareto⌉ segments, mean 200, shape 1.35, no cap", "paper"),
         ("AWM", f"T = {TARGET_BYTES:g} B (50 packets), β = {BETA_BPS / 1e3:g} kb/s rescaled with C, swnd ≥ MTU", "paper"),
@@ -592,10 +592,10 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
         ("over-provisioned / NC", f"the G-router at {C_MAX_BPS / 1e6:g} Mb/s without AWM or C-EARTH", "interpretation"),
         ("case 2 bottleneck", f"the Internet node's output at {BOTTLENECK_BPS / 1e6:g} Mb/s from {BOTTLENECK_AT_S * scale:g} s", "wattnet default" + shortened),
         ("N₀ sensitivity", ", ".join(f"{n:g}" for n in config["flow_estimates"]) + " (case study 1, replication 0)",
-         "diagnostic"),
-        ("recorder bin", f"{RECORDER_BIN_S:g} s", "assumption"),
-        ("replications", str(config["replications"]), "the paper shows one run" + (" (1: --quick)" if quick else "; 5 give CIs")),
-        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in every configuration", "common random numbers"),
+         "wattnet default (a sensitivity study)"),
+        ("recorder bin", f"{RECORDER_BIN_S:g} s", "wattnet default"),
+        ("replications", str(config["replications"]), "wattnet default (the paper shows one run)" + (" (1: --quick)" if quick else "; 5 give CIs")),
+        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in every configuration", "wattnet default (common random numbers)"),
     ]  # fmt: skip
     interpretations = [
         """<b>Demand.</b> The paper describes the demand (≈ 10, 15, 25, then ≈ 20 Mb/s), not its sources. Each DSL

@@ -874,7 +874,7 @@ def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]
         ("line cards", f"per port ⌈40 Gb/s / 2.5 Gb/s⌉ × {LINE_CARD_WATTS:g} W = 2240 W while on, 0 W off",
          "paper (Cisco ONS 15600) + wattnet default (one set of cards per port)"),
         ("replications", f"{config['replications']} (the CBR start offsets are redrawn; nothing else is random)",
-         "the paper ran one" + (" (1: --quick)" if quick else "")),
+         "wattnet default (the paper ran one)" + (" (1: --quick)" if quick else "")),
         ("cwnd sampling", f"every {RECORDER_INTERVAL_S * 1000:g} ms; statistics before ESTOP from {STEADY_FROM_S:g} s",
          "wattnet default"),
     ]  # fmt: skip

@@ -171,7 +171,13 @@ def run_grid(
         grid = {controller_path: controllers, "flows[0].tcp.receive_window_bytes": list(rwnds)}
         store = out / "store" / ("" if case == "single" else case) / f"rtt_{rtt_s * 1000:g}ms"
         table = sweep(
-            base, grid, config["replications"], out=store, executor=executor, workers=workers, progress=progress
+            base,
+            grid,
+            config["replications"],
+            out=store,
+            executor=executor,
+            workers=workers,
+            progress=progress and f"{NAME} {case} RTT {rtt_s * 1000:g} ms",
         )
         require_done(table, store)
         for _, run in table.iterrows():

@@ -190,7 +190,8 @@ def run_settings(
             grid = {path: [bottleneck_queue(queue, ql) for queue in queues for ql in qls]}
             setting_name = f"n{n}_d{delay_ms:g}ms_{'errors' if errors else 'clean'}_{'ecn' if ecn else 'tcp'}"
             store = out / "store" / sweep_name / setting_name
-            table = sweep(base, grid, replications, out=store, executor=executor, workers=workers, progress=progress)
+            label = progress and f"{NAME} {sweep_name} {setting_name}"
+            table = sweep(base, grid, replications, out=store, executor=executor, workers=workers, progress=label)
             require_done(table, store)
             for _, run in table.iterrows():
                 queue = run[path]

@@ -227,7 +227,7 @@ def run_all(
             store = out / store_dir(case, configuration)
             base = base_scenario(case, configuration, config["scale"])
             table = sweep(base, None, config["replications"], out=store, executor=executor, workers=workers,
-                          progress=progress)  # fmt: skip
+                          progress=progress and f"{NAME} case {case} {configuration}")  # fmt: skip
             require_done(table, store)
             for _, run in table.iterrows():
                 rows.append({
@@ -332,7 +332,7 @@ def flow_estimate_sensitivity(
     base.links[link].a_to_b.controller.round_trip_propagation_s = None
     store = out / store_dir(1, CONTROLLED).with_name("flow-estimates")
     table = sweep(base, {field: config["flow_estimates"]}, 1, out=store, executor=executor, workers=workers,
-                  progress=progress)  # fmt: skip
+                  progress=progress and f"{NAME} N₀ sensitivity")  # fmt: skip
     require_done(table, store)
     first = runs[(runs["case"] == 1) & (runs["replication"] == 0)].set_index("configuration")
     measured = [

@@ -272,7 +272,8 @@ def run_tcp(
     events = {n: link_down_events(links, at_s=SWITCH_OFF_S) for n, links in link_sets.items()}
     grid = {"events": list(events.values()), "flows[0].tcp": [tcp_settings(variant) for variant in VARIANTS]}
     store = out / "store" / "tcp" / reading / f"replication_{replication}"
-    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
+    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers,
+                  progress=progress and f"{NAME} {reading} replication {replication}")  # fmt: skip
     require_done(table, store)
     variant_of = {settings["congestion_control"]["type"]: name for name, settings in VARIANTS.items()}
     rows = []
@@ -300,7 +301,8 @@ def run_background_loads(
     events = {n: link_down_events(links, at_s=SWITCH_OFF_S) for n, links in link_sets.items()}
     grid = {"flows": list(backgrounds.values()), "events": list(events.values())}
     store = out / "store" / "background_only"
-    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
+    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers,
+                  progress=progress and f"{NAME} background only")  # fmt: skip
     require_done(table, store)
     reading_of = {json.dumps(flows, sort_keys=True): reading for reading, flows in backgrounds.items()}
     names = network.names

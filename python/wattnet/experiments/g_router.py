@@ -657,14 +657,14 @@ utilisation {controlled["utilisation_pct"]:.1f} %, throughput {controlled["throu
     fluid_section = f"""<p>The question: is the queue's swing in case study 1 (C2, and with it C3) in the paper's equations or in
 wattnet's implementation? The fluid model integrates AWM (eqs. 1–2, β scaled with C), C-EARTH (eqs. 3–4, as the rate
 |dq/dt|·sgn(q − γT)·g/RTT_k) and the estimators (eqs. 5–7: N·swnd/C stays at eq. 6's RTT₀) with an aggregate of identical
-NewReno sources (one packet per RTT of growth below AWM's window, a halving per loss event at the full G-router buffer or at
-the DSL up-link buffer), with scipy and nothing of the engine (<code>wattnet.experiments.g_router_fluid</code>). Web traffic
+NewReno sources (one packet per RTT of growth below AWM's window, a halving per loss event at a full G-router or Internet
+node buffer or at the DSL up-link buffer), with scipy and nothing of the engine (<code>wattnet.experiments.g_router_fluid</code>). Web traffic
 is left out.</p>
 {table_html(comparison)}
 <p>After the first phase the fluid model's queue has σ = {sigma["queue_packets_fluid"]:.1f} packets against wattnet's
 {sigma["queue_packets"]:.1f} (C2's tolerance: {0.2 * target:.0f}). <b>Conclusion: {conclusion}.</b>
-The targets the model misses too are marked <i>not reproducible from the paper's text</i>; case study 2 is not in the model
-(<i>wattnet-only</i>).</p>"""
+The model also runs case study 2, with the Internet node's own queue and its drop to the bottleneck rate. The
+targets the model misses too are marked <i>not reproducible from the paper's text</i>.</p>"""
     run_cols = ["case", "configuration", "replication", "mean_rate_mbps", "utilisation_pct", "utilisation_after_first_phase_pct",
                 "goodput_mbps", "throughput_ratio_pct", "mean_queue_packets", "g_router_drops", "internet_drops",
                 "internet_full_pct_after_bottleneck", "loss_reduction_pct"]  # fmt: skip
@@ -674,7 +674,7 @@ The targets the model misses too are marked <i>not reproducible from the paper's
         title=f"{NAME}, the paper's §3",
         reference_note=(
             "This study is <b>wattnet-only</b>: ns-2.35 has no AWM or C-EARTH module. Its reference column is a fluid "
-            "model of the paper's printed equations (case study 1), so the verdicts here say whether a target is met by "
+            "model of the paper's printed equations (both case studies), so the verdicts here say whether a target is met by "
             "the equations themselves."
         ),
         intro=f"{len(runs)} runs.",
@@ -748,16 +748,19 @@ def reproduce(
     fluid_summary, fluid_phases = fluid_frames(fluid, config["scale"])
     comparison = fluid_comparison(summary, phases, fluid_summary, fluid_phases)
     write_tables(out, {"runs": runs, "summary": summary, "phases": phases, "flow_estimates": flow_estimates,
-                       "fig2_traces": fig2_traces, "fig3_traces": fig3_traces, "fluid_traces": fluid[CONTROLLED],
+                       "fig2_traces": fig2_traces, "fig3_traces": fig3_traces,
+                       "fluid_traces": pd.concat([frame.assign(case=case, configuration=configuration)
+                                                  for (case, configuration), frame in fluid.items()]),
                        "fluid_comparison": comparison})  # fmt: skip
 
     stage(NAME, "figures")
     figures = figure2(controlled1, over, out / "figures" / "fig2")
     figures += figure3(controlled2, not_controlled, over, config["scale"], out / "figures" / "fig3")
-    figures += fluid_figure(controlled1, fluid[CONTROLLED], out / "figures" / "fluid_model")
+    figures += fluid_figure(controlled1, fluid[(1, CONTROLLED)], out / "figures" / "fluid_model")
 
     stage(NAME, "checks and report")
-    reference = reference_checks({"case 1": lambda: case1_checks(fluid_summary, fluid_phases)})
+    reference = reference_checks({"case 1": lambda: case1_checks(fluid_summary, fluid_phases),
+                                  "case 2": lambda: case2_checks(fluid_summary, fluid_phases)})  # fmt: skip
     check_list = judge(checks(summary, phases), reference, reference_name=FLUID)
     write_checks(out, check_list)
     return report(out, config, quick, runs, summary, phases, flow_estimates, check_list, figures, comparison)
@@ -766,46 +769,67 @@ def reproduce(
 FLUID = "fluid model of the paper's equations"
 
 
-def fluid_runs(scale: float) -> dict[str, pd.DataFrame]:
-    """Case study 1 in the fluid model: AWM/C-EARTH and the over-provisioned G-router."""
+INTERNET_RATE_BPS = 1e9  # the access network's Internet node ("unlimited": ten times C_max)
+
+
+def fluid_runs(scale: float) -> dict[tuple[int, str], pd.DataFrame]:
+    """Both case studies in the fluid model, each configuration the study runs."""
     parameters = {
         "propagation_rtt_s": ROUND_TRIP_PROPAGATION_S, "target_bytes": TARGET_BYTES, "gamma": GAMMA,
         "beta_bps": BETA_BPS, "initial_window_bytes": INITIAL_WINDOW_BYTES, "c_init_bps": C_INIT_BPS,
         "c_min_bps": 100e3, "c_max_bps": C_MAX_BPS, "buffer_bytes": BUFFER_PACKETS * PACKET_BYTES,
         "uplink_bps": UPLINK_BPS, "uplink_buffer_bytes": BUFFER_PACKETS * PACKET_BYTES, "sample_s": RECORDER_BIN_S,
+        "internet_rate_bps": INTERNET_RATE_BPS,
     }  # fmt: skip
     sources = sources_present(scale)
+    bottleneck = {"bottleneck_at_s": BOTTLENECK_AT_S * scale, "bottleneck_bps": BOTTLENECK_BPS}
     return {
-        configuration: fluid_run(sources, RUN_S * scale, controlled=configuration == CONTROLLED, **parameters)
-        for configuration in (CONTROLLED, OVER)
-    }
-
-
-def fluid_frames(fluid: dict[str, pd.DataFrame], scale: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The fluid runs as the study's summary and phase frames (case study 1), for C1–C3."""
-    controlled, over = fluid[CONTROLLED].set_index("time_s"), fluid[OVER].set_index("time_s")
-    first_phase_end = GROUPS[1][1] * scale
-    after = controlled[controlled.index > first_phase_end]
-    row = {
-        "case": 1, "configuration": CONTROLLED,
-        "mean_queue_packets": controlled["queue_bytes"].mean() / PACKET_BYTES,
-        "queue_std_packets": controlled["queue_bytes"].std() / PACKET_BYTES,
-        "queue_std_after_first_phase_packets": after["queue_bytes"].std() / PACKET_BYTES,
-        "g_router_drops": controlled["loss_bps"].sum() * RECORDER_BIN_S / 8 / PACKET_BYTES,
-        "g_router_drop_pct": 100 * controlled["loss_bps"].sum() / controlled["departure_bps"].sum(),
-        "utilisation_pct": 100 * controlled["departure_bps"].sum() / controlled["rate_bps"].sum(),
-        "throughput_ratio_pct": 100 * controlled["departure_bps"].sum() / over["departure_bps"].sum(),
+        (case, configuration): fluid_run(sources, RUN_S * scale, controlled=configuration == CONTROLLED,
+                                         **parameters, **(bottleneck if case == 2 else {}))
+        for case, configurations in CASES.items()
+        for configuration in configurations
     }  # fmt: skip
-    phases = []
-    for label, start, end in PHASES:
-        start, end = start * scale, end * scale
-        phases.append({"case": 1, "window": label,
-                       "c_mbps": window_mean(controlled["rate_bps"], start, end) / 1e6,
-                       "reference_mbps": window_mean(over["departure_bps"], start, end) / 1e6,
-                       "queue_packets": window_mean(controlled["queue_bytes"], start, end) / PACKET_BYTES})  # fmt: skip
+
+
+def fluid_frames(fluid: dict[tuple[int, str], pd.DataFrame], scale: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The fluid runs as the study's summary and phase frames, for C1–C6."""
+    traces = {key: frame.set_index("time_s") for key, frame in fluid.items()}
+    over = traces[(1, OVER)]
+    first_phase_end = GROUPS[1][1] * scale
+    after_bottleneck = BOTTLENECK_AT_S * scale
+    rows, phases = [], []
+    for (case, configuration), run in traces.items():
+        dropped = (run["loss_bps"] + run["internet_loss_bps"]).sum() * RECORDER_BIN_S / 8 / PACKET_BYTES
+        full = (
+            run["internet_queue_bytes"][run.index > after_bottleneck] >= FULL_FRACTION * BUFFER_PACKETS * PACKET_BYTES
+        )
+        rows.append({
+            "case": case, "configuration": configuration,
+            "mean_queue_packets": run["queue_bytes"].mean() / PACKET_BYTES,
+            "queue_std_packets": run["queue_bytes"].std() / PACKET_BYTES,
+            "queue_std_after_first_phase_packets": run["queue_bytes"][run.index > first_phase_end].std() / PACKET_BYTES,
+            "g_router_drops": run["loss_bps"].sum() * RECORDER_BIN_S / 8 / PACKET_BYTES,
+            "g_router_drop_pct": 100 * run["loss_bps"].sum() / run["departure_bps"].sum(),
+            "utilisation_pct": 100 * run["departure_bps"].sum() / run["rate_bps"].sum(),
+            "throughput_ratio_pct": 100 * run["departure_bps"].sum() / over["departure_bps"].sum(),
+            "drops_total": dropped,
+            "internet_full_pct_after_bottleneck": 100 * float(full.mean()) if len(full) else np.nan,
+        })  # fmt: skip
+        if configuration != CONTROLLED:
+            continue
+        for label, start, end in PHASES if case == 1 else CASE2_WINDOWS:
+            start, end = start * scale, end * scale
+            reference = BOTTLENECK_BPS if label == "bottleneck" else window_mean(over["departure_bps"], start, end)
+            phases.append({"case": case, "window": label,
+                           "c_mbps": window_mean(run["rate_bps"], start, end) / 1e6,
+                           "reference_mbps": reference / 1e6,
+                           "queue_packets": window_mean(run["queue_bytes"], start, end) / PACKET_BYTES})  # fmt: skip
+    summary = pd.DataFrame(rows)
+    nc = summary[(summary["case"] == 2) & (summary["configuration"] == NC)]["drops_total"].iloc[0]
+    summary["loss_reduction_pct"] = np.where(summary["case"] == 2, 100 * (1 - summary["drops_total"] / nc), np.nan)
     frame = pd.DataFrame(phases)
     frame["error_pct"] = 100 * (frame["c_mbps"] - frame["reference_mbps"]) / frame["reference_mbps"]
-    return pd.DataFrame([row]), frame
+    return summary, frame
 
 
 def fluid_comparison(
@@ -816,12 +840,12 @@ def fluid_comparison(
     engine = (
         phases[phases["case"] == 1].groupby("window", sort=False)[["c_mbps", "reference_mbps", "queue_packets"]].mean()
     )
-    fluid = fluid_phases.set_index("window")[["c_mbps", "queue_packets"]]
+    fluid = fluid_phases[fluid_phases["case"] == 1].set_index("window")[["c_mbps", "queue_packets"]]
     table = engine.merge(fluid, left_index=True, right_index=True, how="left", suffixes=("", "_fluid")).reset_index()
     table.loc[len(table)] = {
         "window": "after the first phase: queue σ [packets]",
         "queue_packets": _mean(summary, 1, CONTROLLED, "queue_std_after_first_phase_packets"),
-        "queue_packets_fluid": float(fluid_summary["queue_std_after_first_phase_packets"].iloc[0]),
+        "queue_packets_fluid": _mean(fluid_summary, 1, CONTROLLED, "queue_std_after_first_phase_packets"),
     }
     return table
 

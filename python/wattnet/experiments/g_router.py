@@ -648,6 +648,7 @@ utilisation {controlled["utilisation_pct"]:.1f} %, throughput {controlled["throu
     target = TARGET_BYTES / PACKET_BYTES
     sigma = comparison.set_index("window").iloc[-1]
     in_equations = sigma["queue_packets_fluid"] > 0.2 * target
+    fluid_c, engine_c = comparison["c_mbps_fluid"].dropna(), comparison["c_mbps"].dropna()
     conclusion = (
         "the queue's departure from T is in the paper's equations: their fluid model does not hold it near T either"
         if in_equations
@@ -663,7 +664,11 @@ is left out.</p>
 {table_html(comparison)}
 <p>After the first phase the fluid model's queue has σ = {sigma["queue_packets_fluid"]:.1f} packets against wattnet's
 {sigma["queue_packets"]:.1f} (C2's tolerance: {0.2 * target:.0f}). <b>Conclusion: {conclusion}.</b>
-The model also runs case study 2, with the Internet node's own queue and its drop to the bottleneck rate. The
+In the model C stays between {fluid_c.min():.1f} and {fluid_c.max():.1f} Mb/s over the phases (C_init {C_INIT_BPS / 1e6:g} Mb/s)
+against wattnet's {engine_c.min():.1f}–{engine_c.max():.1f} Mb/s: eq. 4 moves C only while the queue moves, and a fluid queue
+rests at an edge (empty, or the full buffer) where it does not move; the engine's C follows the load on the packet-level
+swings of its queue. The model also runs case study 2, with the Internet node's own queue and its drop to the bottleneck
+rate. The
 targets the model misses too are marked <i>not reproducible from the paper's text</i>.</p>"""
     run_cols = ["case", "configuration", "replication", "mean_rate_mbps", "utilisation_pct", "utilisation_after_first_phase_pct",
                 "goodput_mbps", "throughput_ratio_pct", "mean_queue_packets", "g_router_drops", "internet_drops",

@@ -46,7 +46,7 @@ def scenario_dict():
 
 def lowest_id_next_hops(graph):
     """Per (router, destination) the next hop without ECMP: among the neighbours on a shortest
-    hop-count path, the lowest node id (docs/models/routing-and-pruning.md §2)."""
+    hop-count path, the lowest node id."""
     ids = {node: i for i, node in enumerate(graph.nodes)}
     distance = dict(nx.all_pairs_shortest_path_length(graph))
     return {
@@ -83,7 +83,10 @@ def quick_reproduction(tmp_path_factory):
     return reproduce
 
 
-CHECK_FIELDS = {"id", "description", "seed_value", "wattnet_value", "tolerance", "pass"}
+CHECK_FIELDS = {
+    "id", "description", "paper_value", "wattnet_value", "tolerance", "pass",
+    "ns2_value", "ns2_pass", "reference", "verdict", "reason",
+}  # fmt: skip
 
 
 def assert_reproduction_files(out, stdout, tables, figures, report_texts):
@@ -106,13 +109,23 @@ def assert_reproduction_files(out, stdout, tables, figures, report_texts):
 
 
 def assert_checks(out, stdout, ids):
-    """checks.json has exactly ``ids``, in order, each with the six fields of ``CHECK_FIELDS`` and a measured
-    value, and every check is printed with its verdict: a failing target is shown, not dropped."""
+    """checks.json has exactly ``ids``, in order, each with the paper's, the reference's and
+    wattnet's values and a verdict from the fixed vocabulary that agrees with them; every target is
+    printed with its verdict (a missed target is shown, with its reason, not dropped) and the
+    console ends with the verdict counts."""
+    from wattnet.experiments.report import REPRODUCED, VERDICTS, summary_line
+
     checks = json.loads((out / "checks.json").read_text())
     assert [c["id"] for c in checks] == list(ids)
     for check in checks:
         assert set(check) == CHECK_FIELDS
         assert isinstance(check["pass"], bool)
         assert check["wattnet_value"] not in (None, {}, [])
-        assert f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}" in stdout
+        assert check["verdict"] in VERDICTS
+        assert (check["verdict"] == REPRODUCED) == check["pass"], check["id"]
+        assert check["verdict"] == REPRODUCED or check["reason"], check["id"]
+        assert re.search(rf"^ *{re.escape(check['id'])}  {re.escape(check['verdict'])} ", stdout, re.MULTILINE), check[
+            "id"
+        ]
+    assert summary_line(checks) in stdout
     return checks

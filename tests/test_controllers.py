@@ -40,3 +40,13 @@ def test_g_router_initial_flows_reaches_the_engine_and_must_be_at_least_one():
         g_router_scenario(initial_flows=0.5)
     [(field, _)] = raised.value.errors
     assert field.endswith("controller.initial_flows")
+
+
+def test_g_router_n0_from_the_configured_round_trip_and_not_both():
+    # Eq. 6 at configuration: N₀ = (RTT + T/C₀)·C₀/swnd₀; the engine takes the round trip itself.
+    scenario = g_router_scenario(round_trip_propagation_s=0.2)
+    assert '"round_trip_propagation_s":0.2' in scenario.to_engine_json()
+    wattnet.run(scenario)
+    with pytest.raises(ScenarioError) as raised:
+        g_router_scenario(initial_flows=2.0, round_trip_propagation_s=0.2)
+    assert any("not both" in message for _, message in raised.value.errors)

@@ -1,18 +1,18 @@
-"""ESTOP on ABILENE against Sassu et al. 2012's Table V and the numbers of
-docs/models/routing-and-pruning.md §4."""
+"""ESTOP on ABILENE against Table V of Sassu, Scarso, Cuomo, "TCP behavior over a greened network"
+(IEEE SustainIT 2012), and hand-computed algebraic connectivities."""
 
 import networkx as nx
 import pytest
 from wattnet import Scenario, ScenarioError
 from wattnet.estop import (
-    SEED_001_ENERGY_SAVING_PERCENT,
-    SEED_001_TABLE_V,
+    SASSU_ENERGY_SAVING_PERCENT,
+    SASSU_TABLE_V,
     algebraic_connectivity,
     estop,
     line_card_watts,
     link_down_events,
     link_up_events,
-    seed_001_off_links,
+    sassu_off_links,
     watts_saved,
 )
 from wattnet.topology import abilene
@@ -39,7 +39,7 @@ def test_algebraic_connectivity_of_known_graphs():
 
 
 def test_initial_edge_betweenness_is_the_documented_table():
-    # docs/models/routing-and-pruning.md §4 (ids; unnormalised, unordered pairs).
+    # Worked by hand (ids; unnormalised, unordered pairs).
     expected = {
         (9, 10): 3.5, (3, 9): 5.5, (2, 8): 6.5, (8, 11): 6.5, (3, 10): 7.5,
         (7, 9): 9.0, (4, 6): 9.5, (0, 1): 11.0, (1, 5): 11.0, (1, 11): 13.5,
@@ -52,16 +52,16 @@ def test_initial_edge_betweenness_is_the_documented_table():
 @pytest.mark.parametrize("percent", [50, 60, 70, 90])
 def test_estop_gives_the_papers_table_v(percent):
     result = estop(ABILENE, percent / 100)
-    assert unordered(result.off_link_ids) == unordered(SEED_001_TABLE_V[percent])
-    assert round(100 * result.energy_saving, 1) == SEED_001_ENERGY_SAVING_PERCENT[percent]
+    assert unordered(result.off_link_ids) == unordered(SASSU_TABLE_V[percent])
+    assert round(100 * result.energy_saving, 1) == SASSU_ENERGY_SAVING_PERCENT[percent]
 
 
 def test_estop_at_80_percent_is_the_documented_difference():
-    # Sassu et al. list 2 links; the algorithm's third candidate (2, 8) keeps λ₂ at 0.8405 ≥ 0.8.
+    # The paper lists 2 links; the algorithm's third candidate (2, 8) keeps λ₂ at 0.8405 ≥ 0.8.
     result = estop(ABILENE, 0.8)
     assert result.off_link_ids == ((9, 10), (3, 9), (2, 8))
     assert round(result.lambda2_ratios[-1], 4) == 0.8405
-    assert len(SEED_001_TABLE_V[80]) == 2
+    assert len(SASSU_TABLE_V[80]) == 2
 
 
 def test_switch_off_order_and_connectivity_ratios():
@@ -72,8 +72,7 @@ def test_switch_off_order_and_connectivity_ratios():
 
 
 def test_rejected_candidates_at_50_percent():
-    # docs/models/routing-and-pruning.md §4: after step 3, (8,11), (3,10), (9,7) disconnect, (4,6)
-    # leaves 0.466, (0,1) disconnects.
+    # Worked by hand: after step 3, (8,11), (3,10), (9,7) disconnect, (4,6) leaves 0.466, (0,1) disconnects.
     rejected = [((ABILENE.ids[u], ABILENE.ids[v]), round(ratio, 3)) for (u, v), ratio in estop(ABILENE, 0.5).rejected]
     assert rejected[:5] == [((8, 11), 0.0), ((3, 10), 0.0), ((7, 9), 0.0), ((4, 6), 0.466), ((0, 1), 0.0)]
 
@@ -117,8 +116,8 @@ def test_ties_break_by_node_ids_not_labels():
 
 
 def test_table_v_as_names():
-    assert seed_001_off_links(90) == (("SNVAng", "STTLng"), ("SNVAng", "DNVRng"))
-    assert unordered(seed_001_off_links(50)) == unordered(estop(ABILENE, 0.5).off_links)
+    assert sassu_off_links(90) == (("SNVAng", "STTLng"), ("SNVAng", "DNVRng"))
+    assert unordered(sassu_off_links(50)) == unordered(estop(ABILENE, 0.5).off_links)
 
 
 def test_line_card_watts():
@@ -126,10 +125,10 @@ def test_line_card_watts():
     assert line_card_watts(10e9) == 4 * 140
     assert line_card_watts(1e9) == 140
     assert line_card_watts(2.6e9) == 2 * 140
-    # docs/models/energy.md §3: 2240 W per link, 8960 W for 4 links, 4480 W for 2; both ends double it.
-    assert watts_saved(seed_001_off_links(50)) == 8960
-    assert watts_saved(seed_001_off_links(90)) == 4480
-    assert watts_saved(seed_001_off_links(90), ends=2) == 8960
+    # ⌈40 Gb/s / 2.5 Gb/s⌉ × 140 W = 2240 W per link, 8960 W for 4 links, 4480 W for 2; both ends double it.
+    assert watts_saved(sassu_off_links(50)) == 8960
+    assert watts_saved(sassu_off_links(90)) == 4480
+    assert watts_saved(sassu_off_links(90), ends=2) == 8960
     off = estop(ABILENE, 0.5).off_links
     capacities = {(a, b): capacity * 1e6 for (a, b), capacity in ABILENE.info["sndlib_capacity_mbps"].items()}
     # SNDlib's pre-installed capacities: 9920 Mb/s (4 cards) for three links, 2480 Mb/s (1 card) for (1,5).

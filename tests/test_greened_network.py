@@ -1,7 +1,7 @@
-"""Sassu et al. 2012 through the engine (the greened-network study's checks B): ABILENE at 40 Mb/s with
-CBR background at 25 % of every link (docs/models/traffic-models.md), a NewReno bulk flow 8 → 10, and
-the links of the paper's Table V switched off at 30 s with every router installing the new shortest
-paths 0.03 s later (docs/models/routing-and-pruning.md §3).
+"""Sassu, Scarso, Cuomo, "TCP behavior over a greened network" (IEEE SustainIT 2012) through the
+engine: ABILENE at 40 Mb/s with CBR background at 25 % of every link, a NewReno bulk flow 8 → 10,
+and the links of the paper's Table V switched off at 30 s with every router installing the new
+shortest paths 0.03 s later.
 
 TCP packets are 1040 B: a 1000 B payload plus 40 B of TCP/IP header, as ns-2's TCP agent with
 its default packetSize_ of 1000 B sends them, which is where the paper's "1040 bytes" come from.
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import lowest_id_next_hops
 from wattnet import ScenarioError
-from wattnet.estop import link_down_events, seed_001_off_links, watts_saved
+from wattnet.estop import link_down_events, sassu_off_links, watts_saved
 from wattnet.results import Results
 from wattnet.runner import build_simulation
 from wattnet.topology import Topology, abilene
@@ -47,7 +47,7 @@ def greened_abilene(percent):
         duration_s=DURATION_S,
         routing={"reconvergence": {"model": "global", "delay_s": TRANSITION_S}},
         flows=[*link_cbr_flows(net, np.random.default_rng(1)), tcp],
-        events=link_down_events(seed_001_off_links(percent, net), at_s=SWITCH_OFF_S),
+        events=link_down_events(sassu_off_links(percent, net), at_s=SWITCH_OFF_S),
     )
 
 
@@ -66,7 +66,7 @@ def greened(request):
     """(percent, links switched off, results at 30 s, at 30.03 s and at 60 s)."""
     percent = request.param
     before, transition, end = run_in_phases(greened_abilene(percent), SWITCH_OFF_S, SWITCH_OFF_S + TRANSITION_S)
-    return percent, seed_001_off_links(percent), before, transition, end
+    return percent, sassu_off_links(percent), before, transition, end
 
 
 def flow_column(results, column):
@@ -111,7 +111,7 @@ def test_background_parameters_are_checked():
 
 def test_the_tcp_flow_goes_from_5_hops_to_6(greened):
     *_, end = greened
-    # docs/models/routing-and-pruning.md §4: 8–2–5–6–3–10 before; 8–11–1–4–6–3–10 after 3 or 4 links are off.
+    # Hop-count shortest paths: 8–2–5–6–3–10 before; 8–11–1–4–6–3–10 after 3 or 4 links are off.
     assert flow_column(end, "path_hops_start")["tcp"] == 5
     assert flow_column(end, "path_hops_end")["tcp"] == 6
 

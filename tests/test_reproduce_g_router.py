@@ -1,4 +1,4 @@
-"""`wattnet reproduce g-router --quick`: the files, the checks' shape and the seed's trends that hold."""
+"""`wattnet reproduce g-router --quick`: the files, the checks' shape and the paper's trends that hold."""
 
 import pandas as pd
 import pytest
@@ -22,9 +22,11 @@ def row(summary, case, configuration):
 
 
 def test_writes_tables_figures_checks_and_report(reproduction):
-    report_texts = ["C1", "C6", "Interpretation choices", "C_init", "spec default", "ns2 profile", "Issue 4"]
-    tables = ["runs", "summary", "phases", "flow_estimates", "fig2_traces", "fig3_traces"]
-    assert_reproduction_files(*reproduction, tables, ["fig2", "fig3"], report_texts)
+    report_texts = ["C1", "C6", "Interpretation choices", "C_init", "wattnet default", "ns2 profile", "The 95 % bar",
+                    "wattnet-only", "fluid model", "eq. 6", "Lombardo"]  # fmt: skip
+    tables = ["runs", "summary", "phases", "flow_estimates", "fig2_traces", "fig3_traces", "fluid_traces",
+              "fluid_comparison"]  # fmt: skip
+    assert_reproduction_files(*reproduction, tables, ["fig2", "fig3", "fluid_model"], report_texts)
 
 
 def test_checks_are_c1_to_c6_with_the_documented_fields(reproduction):
@@ -39,7 +41,7 @@ def test_quick_mode_runs_each_configuration_once_at_half_length(tables):
         (2, "AWM/C-EARTH"),
         (2, "not controlled"),
     ]
-    # Half of the seed's windows: the ramp ends at 300 s.
+    # Half of the paper's windows: the ramp ends at 300 s.
     assert tables["phases"]["to_s"].max() == 300.0
 
 
@@ -49,7 +51,7 @@ def test_case_1_c_earth_follows_the_load_once_the_first_phase_is_over(tables):
     # Over the 25-source phase and the ramp, C is within 5 % of the offered load (Fig. 2a).
     settled = phases[(phases["case"] == 1) & phases["window"].isin(["25 sources", "ramp 25 → 20"])]
     assert len(settled) == 2 and (settled["error_pct"].abs() <= 5).all(), settled
-    # Issue 4's throughput bar, and the utilisation from the end of the first phase on.
+    # The 95 % throughput bar, and the utilisation from the end of the first phase on.
     assert controlled["throughput_ratio_pct"] >= 95
     assert controlled["utilisation_after_first_phase_pct"] >= 95
     # AWM holds the queue near T = 50 packets there; the over-provisioned router never queues.
@@ -80,14 +82,16 @@ def test_the_initial_flow_estimate_decides_between_a_held_queue_and_a_followed_l
     assert list(n0.index) == sorted(n0.index) and n0["study_default"].sum() == 1
     # RTT_k = N₀·swnd₀/C₀ = N₀ · 65 536 B / 2.5 MB/s.
     assert n0.loc[1.0, "rtt_estimate_ms"] == pytest.approx(26.2144)
-    # power.md's N₀ = 1: AWM's window binds and holds the queue at T = 50 packets, but C stays far
+    # N₀ = 1: AWM's window binds and holds the queue at T = 50 packets, but C stays far
     # below the demand (nothing in eq. 4 raises it at q = T) and the throughput collapses.
     spec = n0.loc[1.0]
     assert 45 <= spec["mean_queue_after_first_phase_packets"] <= 55
     assert spec["queue_std_after_first_phase_packets"] <= 10
     assert spec["throughput_ratio_pct"] < 50
-    # The study's N₀ (RTT_k 0.25 s): the window hardly binds, C follows the load, the queue swings.
+    # The study's N₀ from eq. 6, RTT_k = 0.2 s + T/C₀ = 0.22 s: the window hardly binds, C follows
+    # the load, the queue swings.
     study = n0[n0["study_default"]].iloc[0]
-    assert study["rtt_estimate_ms"] == pytest.approx(250)
+    assert study.name == pytest.approx(0.22 * 2.5e6 / 65536)
+    assert study["rtt_estimate_ms"] == pytest.approx(220)
     assert study["throughput_ratio_pct"] >= 95
     assert study["queue_std_after_first_phase_packets"] > 2 * spec["queue_std_after_first_phase_packets"]

@@ -1,6 +1,6 @@
-"""`wattnet reproduce greened-network --quick` (seed 001, targets.md §B): the files, the checks'
-shape, and the seed's trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the
-background that ESTOP's re-routing leaves below the link rate)."""
+"""`wattnet reproduce greened-network --quick`: the files, the targets' verdicts, and the paper's
+trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the background that ESTOP's
+re-routing leaves below the link rate)."""
 
 import numpy as np
 import pandas as pd
@@ -43,7 +43,8 @@ def table_iv(tables):
 
 
 def test_writes_tables_figures_checks_and_report(reproduction, tables):
-    report_texts = ["Interpretation choices", "Background traffic", "ESTOP link sets", "b_to_a", "TCP-Linux", "0.03 s"]
+    report_texts = ["Interpretation choices", "Background traffic", "ESTOP link sets", "b_to_a", "TCP-Linux", "0.03 s",
+                    "Sassu", "abilene.tcl", "Session routing"]  # fmt: skip
     figures = ["fig2_cwnd", "fig3_throughput_loss", "fig4_vegas"]
     assert_reproduction_files(*reproduction, list(tables), figures, report_texts)
 
@@ -63,12 +64,12 @@ def test_quick_mode_runs_every_variant_and_link_set_once(tables):
     assert set(tables["background_load_summary"]["background"]) == set(greened_network.BACKGROUND_READINGS)
 
 
-def test_estop_gives_the_seeds_links_except_at_80_percent(tables):
+def test_estop_gives_the_papers_links_except_at_80_percent(tables):
     v = tables["table_v"].set_index("threshold_pct")
-    assert v["same_links_as_seed"].to_dict() == {50: True, 60: True, 70: True, 80: False, 90: True}
+    assert v["same_links_as_paper"].to_dict() == {50: True, 60: True, 70: True, 80: False, 90: True}
     assert v["links_off"].to_dict() == {50: 4, 60: 3, 70: 3, 80: 3, 90: 2}
     assert v.loc[80, "off_links"] == "(9;10), (3;9), (2;8)"
-    # power.md §9.3: 2240 W per link; the engine's ports, both ends of each link, save twice that.
+    # 2240 W per link; the engine's ports, both ends of each link, save twice that.
     assert v["watts_saved"].to_dict() == {t: 2240.0 * n for t, n in v["links_off"].items()}
     assert v["engine_watts_saved_both_ends"].to_numpy() == pytest.approx(2 * v["watts_saved"].to_numpy(), rel=1e-9)
 
@@ -90,7 +91,7 @@ def test_the_checked_background_leaves_20_mbps_of_cbr_on_the_tcp_path_and_overlo
     assert primary["max_tcp_path_after_mbps"].to_numpy() == pytest.approx([20, 20, 20], abs=0.1)
     assert (primary["max_port_after_mbps"] <= 30.1).all()
     assert (primary["overloaded_ports_after"] == "").all()
-    # traffic.md §2's both-direction default: 30 Mb/s on the TCP path at 60-90 %, HSTN-KSCY overloaded at 50 %.
+    # the wattnet defaults's both-direction default: 30 Mb/s on the TCP path at 60-90 %, HSTN-KSCY overloaded at 50 %.
     both = summary.loc["both"]
     assert both.loc[3, "max_tcp_path_after_mbps"] == pytest.approx(30, abs=0.1)
     assert both.loc[4, "max_port_after_mbps"] == pytest.approx(50, abs=0.1)
@@ -113,7 +114,7 @@ def test_one_direction_background_is_one_flow_per_link():
 def test_every_variant_loses_throughput_after_estop(table_iv):
     assert (table_iv["after_mbps"] < table_iv["before_mbps"]).all()
     loss_based = table_iv.drop(index="Vegas", level="variant")
-    # The loss-based variants keep most of it: the seed's 22-31 % give or take ten points.
+    # The loss-based variants keep most of it: the paper's 22-31 % give or take ten points.
     assert loss_based["loss_pct"].between(10, 40).all()
     # Before ESTOP every variant fills most of the 30 Mb/s the CBR leaves it (1000/1040 of it is goodput).
     assert table_iv["before_mbps"].between(20, 30 * 1000 / 1040).all()
@@ -123,7 +124,7 @@ def test_vegas_collapses_at_50_and_70_percent_but_not_at_90(table_iv):
     vegas = table_iv.loc["Vegas", "loss_pct"]
     assert vegas[50] >= 75 and vegas[70] >= 75
     assert vegas[90] <= 50
-    # Its stale baseRTT makes it shrink to a few segments: ≈ 3 Mb/s (the seed: 0.1-0.3 Mb/s).
+    # Its stale baseRTT makes it shrink to a few segments: ≈ 3 Mb/s (the paper: 0.1-0.3 Mb/s).
     assert table_iv.loc[("Vegas", 70), "after_mbps"] < 5
 
 

@@ -339,7 +339,9 @@ def results_command(
 
 @app.command("reproduce")
 def reproduce_command(
-    study: Annotated[str | None, typer.Argument(metavar="STUDY", help="The study, e.g. capacity-scaling.")] = None,
+    study: Annotated[
+        str | None, typer.Argument(metavar="STUDY", help="The study, e.g. capacity-scaling (--list names them).")
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -350,19 +352,21 @@ def reproduce_command(
         ),
     ] = None,
     quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
-    list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, seed file, title.")] = False,
+    list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, paper, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
     verbose: Verbose = 0,
     quiet: Quiet = False,
 ) -> None:
-    """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and checks."""
+    """Reproduce a published study: its sweeps (cached and resumable under OUT/store), figures, tables and
+    targets, each judged against the paper and against ns-2.35 on the same scenario."""
     from wattnet.experiments import STUDIES
+    from wattnet.experiments.report import VERDICTS, summary_line
 
     configure_logging(verbose, quiet)
 
     if list_studies:
         for entry in STUDIES.values():
-            typer.echo(f"{entry.name}\t{entry.seed_file}\t{entry.title}")
+            typer.echo(f"{entry.name}\t{entry.paper.citation()}\t{entry.title}")
         return
     if study is None:
         exit_with_errors(["give a STUDY (wattnet reproduce --list names them)"])
@@ -370,12 +374,16 @@ def reproduce_command(
         exit_with_errors([f"unknown study {study!r}; one of {', '.join(STUDIES)}"])
     if out is None:
         out = DEFAULT_RUNS_DIR / (f"{study}-quick" if quick else study)
-    report = STUDIES[study].reproduce(out, quick=quick, workers=workers)
+    entry = STUDIES[study]
+    typer.echo(f"Reproducing {entry.paper.citation()}", err=True)
+    report = entry.reproduce(out, quick=quick, workers=workers, progress=not quiet)
     checks = json.loads((out / "checks.json").read_text())
+    width, id_width = max(map(len, VERDICTS)), max((len(check["id"]) for check in checks), default=0)
     for check in checks:
-        typer.echo(f"{check['id']:>4}  {'PASS' if check['pass'] else 'FAIL'}  {check['description']}")
-    passed = sum(check["pass"] for check in checks)
-    typer.echo(f"{passed}/{len(checks)} checks pass; report: {report.resolve()}")
+        typer.echo(f"{check['id']:>{id_width}}  {check['verdict']:<{width}}  {check['description']}")
+        if check["reason"]:
+            typer.echo(f"{'':>{id_width}}  {'':<{width}}  ↳ {check['reason']}")
+    typer.echo(f"{summary_line(checks)}; report: {report.resolve()}")
 
 
 @app.command()

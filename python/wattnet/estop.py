@@ -1,5 +1,6 @@
-"""ESTOP pruning (Cuomo et al., Computer Networks 2012), as docs/models/routing-and-pruning.md §4
-settles it, and the line-card power of the links it switches off (docs/models/energy.md §3).
+"""ESTOP pruning (Cuomo et al., Computer Networks 2012) and the line-card power of the links it
+switches off, as Sassu, Scarso, Cuomo, "TCP behavior over a greened network" (IEEE SustainIT 2012)
+uses them.
 
 Switch links off in ascending order of their edge betweenness on the original graph; keep a
 removal only if the graph stays connected with algebraic connectivity λ₂ at least
@@ -21,23 +22,23 @@ from wattnet.topology import Topology, abilene
 
 Link = tuple[Any, Any]
 
-# Sassu et al. 2012, Table V: the links switched off per connectivity threshold (in percent), 0-based
-# SNDlib node ids, as printed. Reproduction runs use these; docs/models/routing-and-pruning.md §4 shows the algorithm
+# Sassu, Scarso, Cuomo (SustainIT 2012) Table V: the links switched off per connectivity threshold (in percent), 0-based
+# SNDlib node ids, as printed. Reproduction runs use these; the algorithm's documentation shows the algorithm
 # gives the same sets except at 80 %, where it switches off (2, 8) as well.
-SEED_001_TABLE_V: dict[int, tuple[tuple[int, int], ...]] = {
+SASSU_TABLE_V: dict[int, tuple[tuple[int, int], ...]] = {
     50: ((9, 10), (9, 3), (2, 8), (1, 5)),
     60: ((9, 10), (9, 3), (2, 8)),
     70: ((9, 10), (9, 3), (2, 8)),
     80: ((9, 10), (9, 3)),
     90: ((9, 10), (9, 3)),
 }
-# Sassu et al. 2012, Table V's energy saving, percent, and the watts its text reports (50 %: 9072 W;
-# 80 and 90 %: 4368 W). No single per-link line-card rule gives both watt figures (docs/models/energy.md §3).
-SEED_001_ENERGY_SAVING_PERCENT: dict[int, float] = {50: 26.7, 60: 20.0, 70: 20.0, 80: 13.3, 90: 13.3}
-SEED_001_WATTS_SAVED: dict[int, float] = {50: 9072.0, 80: 4368.0, 90: 4368.0}
+# Sassu, Scarso, Cuomo (SustainIT 2012) Table V's energy saving, percent, and the watts its text reports (50 %: 9072 W; 80 and
+# 90 %: 4368 W). No single per-link line-card rule gives both watt figures.
+SASSU_ENERGY_SAVING_PERCENT: dict[int, float] = {50: 26.7, 60: 20.0, 70: 20.0, 80: 13.3, 90: 13.3}
+SASSU_WATTS_SAVED: dict[int, float] = {50: 9072.0, 80: 4368.0, 90: 4368.0}
 
 LINE_CARD_CAPACITY_BPS = 2.5e9
-LINE_CARD_WATTS = 140.0  # Cisco ONS 15600, per 2.5 Gb/s card (Sassu et al. 2012)
+LINE_CARD_WATTS = 140.0  # Cisco ONS 15600, per 2.5 Gb/s card (Sassu, Scarso, Cuomo, SustainIT 2012)
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,11 @@ def estop(
     stop_at_first_rejection: bool = False,
     weight: str | None = None,
 ) -> EstopResult:
-    """Runs ESTOP at ``threshold`` ∈ (0, 1] (0.5 for Sassu et al.'s 50 %).
+    """Runs ESTOP at ``threshold`` ∈ (0, 1] (0.5 for the paper's 50 %).
 
     Node ids (for the tie-break between links of equal betweenness, lexicographic by (lower id,
     higher id)) are the positions of the nodes: a Topology's ``ids``, or a graph's node order.
-    The variants of docs/models/routing-and-pruning.md §4 are off by default: ``recompute_betweenness`` after each
+    The variants of Cuomo et al. are off by default: ``recompute_betweenness`` after each
     switch-off, ``stop_at_first_rejection``, and betweenness over ``weight``-weighted shortest
     paths (e.g. ``"delay_s"``); λ₂ is always unweighted.
     """
@@ -159,7 +160,7 @@ def estop(
 def line_card_watts(
     capacity_bps: float, *, card_capacity_bps: float = LINE_CARD_CAPACITY_BPS, watts_per_card: float = LINE_CARD_WATTS
 ) -> float:
-    """⌈capacity / card capacity⌉ cards × watts per card (docs/models/energy.md §3)."""
+    """⌈capacity / card capacity⌉ cards × watts per card."""
     # A capacity that is an exact multiple of the card can divide a hair above the integer.
     return math.ceil(round(capacity_bps / card_capacity_bps, 9)) * watts_per_card
 
@@ -174,7 +175,7 @@ def watts_saved(
 ) -> float:
     """Line-card power of the links switched off: one card set per link (``ends=1``, the default
     rule) or one at each end (``ends=2``). ``capacity_bps`` is the real capacity of every link
-    (Sassu et al. 2012: 40 Gb/s, their simulated 40 Mb/s scaled up 1000×), or a mapping link -> capacity
+    (Sassu, Scarso, Cuomo: 40 Gb/s, its simulated 40 Mb/s scaled up 1000×), or a mapping link -> capacity
     (either orientation)."""
     if ends not in (1, 2):
         raise ScenarioError([("ends", f"must be 1 or 2, got {ends!r}")])
@@ -198,15 +199,15 @@ def link_up_events(links: Iterable[Link], at_s: float) -> list[dict[str, Any]]:
     return [{"action": "link_up", "at_s": float(at_s), "a": u, "b": v} for u, v in links]
 
 
-def seed_001_off_links(threshold_percent: int, topology: Topology | None = None) -> tuple[Link, ...]:
-    """Sassu et al. 2012, Table V's links for a threshold in percent, as node-name pairs of ``topology``
+def sassu_off_links(threshold_percent: int, topology: Topology | None = None) -> tuple[Link, ...]:
+    """Sassu, Scarso, Cuomo (SustainIT 2012) Table V's links for a threshold in percent, as node-name pairs of ``topology``
     (default: ``abilene()``, whose ids are the paper's)."""
-    if threshold_percent not in SEED_001_TABLE_V:
+    if threshold_percent not in SASSU_TABLE_V:
         raise ScenarioError(
-            [("threshold_percent", f"must be one of {sorted(SEED_001_TABLE_V)}, got {threshold_percent!r}")]
+            [("threshold_percent", f"must be one of {sorted(SASSU_TABLE_V)}, got {threshold_percent!r}")]
         )
     names = (topology or abilene()).names
-    return tuple((names[u], names[v]) for u, v in SEED_001_TABLE_V[threshold_percent])
+    return tuple((names[u], names[v]) for u, v in SASSU_TABLE_V[threshold_percent])
 
 
 def _as_graph(network: nx.Graph | Topology) -> nx.Graph:
@@ -214,15 +215,15 @@ def _as_graph(network: nx.Graph | Topology) -> nx.Graph:
 
 
 __all__ = [
-    "SEED_001_ENERGY_SAVING_PERCENT",
-    "SEED_001_TABLE_V",
-    "SEED_001_WATTS_SAVED",
+    "SASSU_ENERGY_SAVING_PERCENT",
+    "SASSU_TABLE_V",
+    "SASSU_WATTS_SAVED",
     "EstopResult",
     "algebraic_connectivity",
     "estop",
     "line_card_watts",
     "link_down_events",
     "link_up_events",
-    "seed_001_off_links",
+    "sassu_off_links",
     "watts_saved",
 ]

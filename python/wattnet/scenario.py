@@ -434,9 +434,19 @@ class GRouter(_Model):
     beta_bps: float = Field(10e3, gt=0)
     mtu_bytes: float = Field(gt=0)
     initial_window_bytes: float = Field(65536.0, gt=0)
-    initial_flows: float = Field(1.0, ge=1)
-    """N₀; N₀·swnd₀/C₀ is the RTT estimate for the whole run (eqs. 5 and 7 keep it), so set
-    N₀ = C₀·RTT/swnd₀."""
+    initial_flows: float | None = Field(None, ge=1)
+    """N₀ given directly (default 1); N₀·swnd₀/C₀ is the RTT estimate for the whole run (eqs. 5
+    and 7 keep it). Excludes ``round_trip_propagation_s``."""
+    round_trip_propagation_s: float | None = Field(None, gt=0)
+    """The round-trip propagation delay known at configuration: N₀ then follows from eq. 6 of
+    Lombardo, Panarello, Schembra (the G-router paper), N₀ = (RTT + T/C₀)·C₀/swnd₀, at least 1."""
+
+    @model_validator(mode="after")
+    def _one_flow_estimate(self) -> GRouter:
+        if self.initial_flows is not None and self.round_trip_propagation_s is not None:
+            raise ValueError("initial_flows: give initial_flows or round_trip_propagation_s, not both")
+        return self
+
     min_rate_bps: float | None = Field(None, gt=0)
     """C_min; default 100 kb/s."""
     max_rate_bps: float | None = Field(None, gt=0)

@@ -705,7 +705,7 @@ def sweep(
     workers: int | None = None,
     batch: int | None = None,
     retry_failed: bool = False,
-    progress: bool = True,
+    progress: bool | str = True,
 ) -> pd.DataFrame:
     """Runs every grid point ``replications`` times into the store ``out`` and returns the table.
 
@@ -716,7 +716,7 @@ def sweep(
     the other in this process: for debugging and tiny sweeps). ``batch`` fixes the number of
     runs per task (default: sized from the runs' wall time). Runs already in ``out`` are
     skipped; runs recorded as failed are run again only with ``retry_failed``. ``progress``
-    shows a bar on stderr when it is a terminal.
+    shows a bar on stderr when it is a terminal, labelled with ``progress`` when that is a string.
 
     Returns one row per run of this sweep (``load_results``), and writes the table of every
     run in ``out`` to ``out/results.parquet`` and ``out/results.csv``. Raises SweepError or
@@ -752,7 +752,7 @@ def run_sweep(
     workers: int | None = None,
     batch: int | None = None,
     retry_failed: bool = False,
-    progress: bool = True,
+    progress: bool | str = True,
 ) -> SweepOutcome:
     """``sweep`` that also says how many runs it ran, skipped and saw fail."""
     if getattr(multiprocessing.current_process(), "_inheriting", False):
@@ -941,12 +941,12 @@ def _worker_died(error: Exception, times: int) -> dict[str, Any]:
 class _ProgressBar:
     """Runs done, failed and skipped, with an ETA, on stderr when it is a terminal."""
 
-    def __init__(self, enabled: bool, total: int, skipped: int):
+    def __init__(self, enabled: bool | str, total: int, skipped: int):
         console = Console(stderr=True)
         self._bar = None
         if enabled and console.is_terminal:
             self._bar = Progress(
-                TextColumn("sweep"),
+                TextColumn(enabled if isinstance(enabled, str) else "sweep", markup=False),
                 BarColumn(),
                 TextColumn("{task.completed}/{task.total} runs"),
                 TextColumn("{task.fields[failed]} failed"),

@@ -1,22 +1,20 @@
-"""Seed 000 (``000_8006d6369a7a0936.txt``), §6.1: practRA on N1 of the chain S — N1 — N2 — N3 — D
-against one long-lived TCP NewReno flow, TCPonly vs TCP+PC, over RTT × mRCI (Fig. 3 and 4).
+"""Panarello, Lombardo, Schembra, Meo, Mellia, Ajmone Marsan, "Network interface power management
+and TCP congestion control: a troubled marriage" (Australian Journal of Electrical and Electronics
+Engineering 13(1), 2016), §6: practRA on N1 of the chain S — N1 — N2 — N3 — D against one long-lived
+TCP NewReno flow, TCPonly vs TCP+PC, over RTT × mRCI (Figs. 3–8).
 
     wattnet reproduce capacity-scaling --quick --out out/cs
 
-Scenario (targets.md §A, topologies.md §2, power.md §2): N1→N2 at most 10 Mb/s, practRA over
-{1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25 (spec defaults: the seed gives none of them)
-and T_s = mRCI (wattnet's default: see ``interpretations`` in ``report``), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2),
-NewReno with the ``ns2`` profile (the seed ran ns-2.30), MSS 1460 B (1500 B packets).
+Scenario: N1→N2 at most 10 Mb/s, practRA over {1, …, 10} Mb/s with d = 10 ms, δ = 1 ms, w = 0.25
+(wattnet defaults: the paper gives none of them) and T_s = mRCI (the default; the 1 ms reading runs
+beside it), buffers of N1, N2, N3 = one BDP (⌈10 Mb/s·RTT/1500 B⌉ packets, at least 2), NewReno with
+the ``ns2`` profile (the paper ran ns-2), MSS 1460 B (1500 B packets).
 
-The receive window is a study parameter (``receive_window_bytes``), because the seed does not
-give it and it decides targets A3–A6: ns-2's ``Agent/TCP window_`` (20 packets by default,
-tcp.md §0.1) or a 64 KB rwnd caps a 100 ms-RTT flow at about 2.4 or 5.3 Mb/s. The study runs
-three readings: ``None`` (the default: wattnet's 1 GiB window, tcp.md §0.1's advice that
-``window_`` be ≥ 2·BDP, so the window never limits), ``65535`` bytes (a 64 KB window without
-scaling) and ``85000`` bytes (a window that puts r̄ at RTT 100 ms inside A3's band). The checks
-use the first (``PRIMARY_RWND``); the report shows all of them. Finding: a window small enough to
-pull r̄ 20–40 % below 10 Mb/s makes TCPonly window-limited, with no loss and never 10 Mb/s, which
-contradicts A4 and A5; so the default keeps the window out of the way and A3 is reported failing.
+The receive window is a study parameter (``receive_window_bytes``): the paper does not give it,
+ns-2.35's ``window_`` default (20 packets) would cap a 100 ms-RTT flow at 2.4 Mb/s, which the paper's
+Fig. 4b (TCPonly back at 10 Mb/s) excludes, so the default keeps the window out of the way (1 GiB);
+65 535 B and 85 000 B run beside it for the A3 sensitivity table. The ns-2.35 column of every
+target comes from ``validation/studies/capacity_scaling`` (the same chain in Tcl, practRA emulated).
 """
 
 from __future__ import annotations
@@ -30,11 +28,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wattnet.experiments import CAPACITY_SCALING_PAPER
 from wattnet.experiments.report import (
     check,
+    judge,
     plt,
+    reference_checks,
+    reference_rows,
     rounded,
     save_figure,
+    stage,
     table_html,
     write_checks,
     write_report,
@@ -45,15 +48,14 @@ from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.chain import chain
 
 NAME = "capacity-scaling"
-SEED_FILE = "000_8006d6369a7a0936.txt"
 PORT = "N1->N2"
 R_MAX = 10e6
 RATES_BPS = [m * 1e6 for m in range(1, 11)]
 
-# power.md §2 defaults (the seed leaves them out).
+# wattnet defaults (the paper leaves them out).
 PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25}
 TRANSITION_S = 0.001
-RECORDER_BIN_S = 0.1  # metrics.md §A: the arrival-rate bin (the seed does not give it)
+RECORDER_BIN_S = 0.1  # the arrival-rate bin (the paper does not give it)
 
 FULL = {
     "rtts_s": [0.001, 0.01, 0.05, 0.1],
@@ -61,22 +63,24 @@ FULL = {
     "duration_s": 300.0,
     "replications": 10,
 }
-QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0], "duration_s": 60.0, "replications": 1}
+QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0], "duration_s": 60.0, "replications": 1}
 
 # The receive-window readings: None = the 1 GiB default (never the limit), 65535 = 64 KB, and
 # 85 000 B, a window that caps a 100 ms-RTT flow at ≈ 6.8 Mb/s (inside A3's band) to test whether
 # any window reproduces A3 together with A4 and A5.
 RWND_READINGS: list[int | None] = [None, 65535, 85_000]
 PRIMARY_RWND: int | None = None
-# §6.2: bursty background with mean burst bON = 100 ms (the only case the seed shows), peak
-# rate 10 Mb/s (traffic.md §3's default; the seed does not give it).
+# §6.2: bursty background with mean burst bON = 100 ms (the only case the paper shows), peak
+# rate 10 Mb/s (wattnet's default; the paper does not give it).
 BON_S = 0.1
 BACKGROUND_PEAK_BPS = 10e6
-# §6.3: N2→N3's available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN) (traffic.md §4);
-# BN = 50 ms with the bON = 100 ms background is the case the seed shows (Fig. 7 and 8).
+# §6.3: N2→N3's available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN);
+# BN = 50 ms with the bON = 100 ms background is the case the paper shows (Fig. 7 and 8).
 BN_S = 0.05
-# Each case: (background bON, bottleneck BN); None leaves that disturbance out.
-CASES = {"single": (None, None), "bON": (BON_S, None), "BN": (BON_S, BN_S)}
+# Each case: (background bON, bottleneck BN); None leaves that disturbance out. "Ts1ms" is the
+# single source again with practRA sampling the arrival rate every 1 ms instead of once per mRCI.
+CASES = {"single": (None, None), "bON": (BON_S, None), "BN": (BON_S, BN_S), "Ts1ms": (None, None)}
+SAMPLE_1MS_S = 0.001
 BASE_SEED = 1
 
 
@@ -84,12 +88,16 @@ def rwnd_label(rwnd: int | None) -> str:
     return "unlimited (1 GiB)" if rwnd is None or (isinstance(rwnd, float) and math.isnan(rwnd)) else f"{int(rwnd)} B"
 
 
-def practra(mrci_s: float) -> dict[str, Any]:
-    return {"type": "practra", "rates_bps": RATES_BPS, "min_rate_change_interval_s": mrci_s, **PRACTRA}
+def practra(mrci_s: float, sample_interval_s: float | None = None) -> dict[str, Any]:
+    """practRA at ``mrci_s``, sampling once per mRCI unless ``sample_interval_s`` is given."""
+    controller = {"type": "practra", "rates_bps": RATES_BPS, "min_rate_change_interval_s": mrci_s, **PRACTRA}
+    if sample_interval_s is not None:
+        controller["sample_interval_s"] = sample_interval_s
+    return controller
 
 
 def background_flow(on_mean_s: float) -> dict[str, Any]:
-    """traffic.md §3: bursts every 1 s (fixed phase) of Exp(bON) length truncated at 1 s, UDP CBR
+    """bursts every 1 s (fixed phase) of Exp(bON) length truncated at 1 s, UDP CBR
     at 10 Mb/s in 1500 B packets, from B (on N1) to D along the TCP flow's path."""
     return {
         "name": "background", "src": "B", "dst": "D",
@@ -158,11 +166,18 @@ def run_grid(
         bon, bn = CASES[case]
         base = base_scenario(rtt_s, config["duration_s"], background_on_mean_s=bon, bottleneck_mean_s=bn)
         controller_path = _controller_path(base)
-        controllers = [None] + [practra(m) for m in config["mrcis_s"]]
+        sample = SAMPLE_1MS_S if case == "Ts1ms" else None
+        controllers = [None] + [practra(m, sample) for m in config["mrcis_s"]]
         grid = {controller_path: controllers, "flows[0].tcp.receive_window_bytes": list(rwnds)}
         store = out / "store" / ("" if case == "single" else case) / f"rtt_{rtt_s * 1000:g}ms"
         table = sweep(
-            base, grid, config["replications"], out=store, executor=executor, workers=workers, progress=progress
+            base,
+            grid,
+            config["replications"],
+            out=store,
+            executor=executor,
+            workers=workers,
+            progress=progress and f"{NAME} {case} RTT {rtt_s * 1000:g} ms",
         )
         require_done(table, store)
         for _, run in table.iterrows():
@@ -189,7 +204,7 @@ def run_grid(
 
 
 def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
-    """metrics.md §A for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
+    """The measures for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
     connections = pd.read_parquet(run_dir / "connections.parquet")
@@ -281,7 +296,7 @@ def wasted_rate(tr: pd.DataFrame) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Checks (targets.md §A, A1–A6)
+# Checks (A1–A6)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -290,8 +305,30 @@ def _point(summary: pd.DataFrame, rtt: float, mrci: float) -> pd.Series:
 
 
 def checks(
-    out: Path, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
 ) -> list[dict[str, Any]]:
+    """A1–A12 from the runs, their summary and ``trace_of(run)`` (a run's 100 ms trace, as ``trace``)."""
+    return single_checks(trace_of, all_runs, all_summary, config) + later_checks(
+        trace_of, all_runs, all_summary, config
+    )
+
+
+def later_checks(
+    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A7–A12: the background, the bottleneck and the trends."""
+    primary_summary = all_summary[all_summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    return (
+        background_checks(primary_summary[primary_summary["case"] == "bON"], config)
+        + bottleneck_checks(trace_of, all_runs, primary_summary, config)
+        + [trend_check(primary_summary, config)]
+    )
+
+
+def single_checks(
+    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A1–A6: the single source."""
     runs, summary = all_runs[all_runs["case"] == "single"], all_summary[all_summary["case"] == "single"]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
@@ -306,7 +343,7 @@ def checks(
     out_checks.append({
         "id": "A1",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_hi:g} ms: r̄ ≈ 10 Mb/s, throughput reduction ≈ 0, loss ≈ TCPonly's",
-        "seed_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
+        "paper_value": {"mean_rate_mbps": 10.0, "throughput_reduction_pct": 0.0, "loss_pct": "≈ TCPonly"},
         "wattnet_value": {"mean_rate_mbps": rounded(a1["mean_rate_mbps"]), "throughput_reduction_pct": rounded(a1["throughput_reduction_pct"]),
                           "loss_pct": rounded(a1["loss_pct"], 3), "tcponly_loss_pct": rounded(a1["tcponly_loss_pct"], 3)},
         "tolerance": "r̄ ≥ 9.0 Mb/s (one rate step); reduction ≤ 5 %; |loss − TCPonly loss| ≤ 0.5 points",
@@ -315,7 +352,7 @@ def checks(
     out_checks.append({
         "id": "A2",
         "description": f"RTT {rtt_lo:g} ms, mRCI {mrci_lo:g} ms: small reduction of r̄ and slight degradation",
-        "seed_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
+        "paper_value": "r̄ a little below 10 Mb/s and below the large-mRCI r̄; small throughput reduction",
         "wattnet_value": {"mean_rate_mbps": rounded(a2["mean_rate_mbps"]), "mean_rate_mbps_large_mrci": rounded(a1["mean_rate_mbps"]),
                           "throughput_reduction_pct": rounded(a2["throughput_reduction_pct"])},
         "tolerance": "8.0 ≤ r̄ < 10 Mb/s and r̄ ≤ r̄(large mRCI); 0 < reduction ≤ 15 %",
@@ -326,16 +363,16 @@ def checks(
     out_checks.append({
         "id": "A3",
         "description": f"RTT {rtt_hi:g} ms: r̄ 20–40 % below 10 Mb/s",
-        "seed_value": {"mean_rate_mbps": [6.0, 8.0]},
+        "paper_value": {"mean_rate_mbps": [6.0, 8.0]},
         "wattnet_value": {"mean_rate_mbps": r_hi},
-        "tolerance": "every mRCI's r̄ within [6, 8] Mb/s (the seed's band)",
+        "tolerance": "every mRCI's r̄ within [6, 8] Mb/s (the paper's band)",
         "pass": bool(((hi["mean_rate_mbps"] >= 6.0) & (hi["mean_rate_mbps"] <= 8.0)).all()),
     })  # fmt: skip
     changes_hi, changes_lo = hi["rate_changes"].mean(), lo["rate_changes"].mean()
     out_checks.append({
         "id": "A4",
         "description": f"RTT {rtt_hi:g} ms: many rate changes; higher throughput reduction and loss than at RTT {rtt_lo:g} ms; both worse for small mRCI",
-        "seed_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
+        "paper_value": "reduction and loss higher at RTT 100 ms than at small RTT, and higher for small mRCI",
         "wattnet_value": {
             "throughput_reduction_pct": {f"RTT {rtt_hi:g}": rounded(hi["throughput_reduction_pct"].mean()), f"RTT {rtt_lo:g}": rounded(lo["throughput_reduction_pct"].mean())},
             "loss_pct": {f"RTT {rtt_hi:g}": rounded(hi["loss_pct"].mean(), 3), f"RTT {rtt_lo:g}": rounded(lo["loss_pct"].mean(), 3)},
@@ -355,35 +392,29 @@ def checks(
     only = primary[primary["mode"] == "TCPonly"].iloc[0]
     pc_small = primary[(primary["mode"] == "TCP+PC") & (primary["mrci_ms"] == mrci_lo)].iloc[0]
     pc_large = primary[(primary["mode"] == "TCP+PC") & (primary["mrci_ms"] == mrci_hi)].iloc[0]
-    rec_only = recovery_times(trace(out, only)["arrival_rate_bps"])
-    rec_pc = recovery_times(trace(out, pc_small)["arrival_rate_bps"])
+    rec_only = recovery_times(trace_of(only)["arrival_rate_bps"])
+    rec_pc = recovery_times(trace_of(pc_small)["arrival_rate_bps"])
     med_only = float(np.median(rec_only)) if rec_only else None
     med_pc = float(np.median(rec_pc)) if rec_pc else None
     out_checks.append({
         "id": "A5",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms: after a drop of the sending rate, TCP needs ≈ 6 s to get back to 10 Mb/s in TCPonly vs ≈ 14 s in TCP+PC",
-        "seed_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
+        "paper_value": {"recovery_s_tcponly": 6.0, "recovery_s_tcp_pc": 14.0},
         "wattnet_value": {"recovery_s_tcponly": rounded(med_only), "recovery_s_tcp_pc": rounded(med_pc),
                           "episodes_tcponly": len(rec_only), "episodes_tcp_pc": len(rec_pc)},
         "tolerance": "medians over episodes (arrival rate at N1, 0.5 s average, from < 7 back to ≥ 9.5 Mb/s) within ±50 % of 6 s and 14 s; no episode fails",
         "pass": bool(med_only is not None and med_pc is not None and 3 <= med_only <= 9 and 7 <= med_pc <= 21),
     })  # fmt: skip
-    waste_small, waste_large = wasted_rate(trace(out, pc_small)), wasted_rate(trace(out, pc_large))
+    waste_small, waste_large = wasted_rate(trace_of(pc_small)), wasted_rate(trace_of(pc_large))
     out_checks.append({
         "id": "A6",
         "description": f"RTT {rtt_hi:g} ms, mRCI {mrci_hi:g} ms: the service rate lags TCP's decreases (wasted capacity)",
-        "seed_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
+        "paper_value": "service rate above the arrival rate for longer at large mRCI than at small mRCI",
         "wattnet_value": {"mean_excess_rate_mbps": {f"mRCI {mrci_hi:g} ms": rounded(waste_large, 3), f"mRCI {mrci_lo:g} ms": rounded(waste_small, 3)}},
         "tolerance": "qualitative: mean max(r − arrival, 0) larger at the large mRCI (rise slopes not checked)",
         "pass": bool(waste_large > waste_small),
     })  # fmt: skip
-    primary_summary = all_summary[all_summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
-    return (
-        out_checks
-        + background_checks(primary_summary[primary_summary["case"] == "bON"], config)
-        + bottleneck_checks(out, all_runs, primary_summary, config)
-        + [trend_check(primary_summary, config)]
-    )
+    return out_checks
 
 
 def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -399,7 +430,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A7",
             "description": f"bON {BON_S * 1000:g} ms: r̄ well below 10 Mb/s, more so at large RTT",
-            "seed_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
+            "paper_value": "r̄ well below 10 Mb/s; lower at RTT 100 ms than at small RTT",
             "wattnet_value": {"mean_rate_mbps": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["mean_rate_mbps"].items()}},
             "tolerance": "mean r̄ over the grid ≤ 9 Mb/s (one rate step below r_MAX) and r̄(RTT max) < r̄(RTT min)",
             "pass": bool(bon["mean_rate_mbps"].mean() <= 9.0 and hi["mean_rate_mbps"] < lo["mean_rate_mbps"]),
@@ -407,7 +438,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A8",
             "description": f"bON {BON_S * 1000:g} ms: rate changes rise slightly with RTT and substantially with mRCI",
-            "seed_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
+            "paper_value": "changes(RTT max) a little above changes(RTT min); changes(mRCI max) well above changes(mRCI min)",
             "wattnet_value": {"rate_changes_by_rtt": {f"RTT {r:g}": rounded(v, 1) for r, v in by_rtt["rate_changes"].items()},
                               "rate_changes_by_mrci": {f"mRCI {m:g}": rounded(v, 1) for m, v in by_mrci.items()}},
             "tolerance": "1 ≤ changes(RTT max)/changes(RTT min) ≤ 1.5 and changes(mRCI max) ≥ 2 × changes(mRCI min)",
@@ -417,7 +448,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
         {
             "id": "A9",
             "description": f"bON {BON_S * 1000:g} ms: loss higher than TCPonly; throughput reduction huge, especially at large RTT",
-            "seed_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
+            "paper_value": "loss(TCP+PC) > loss(TCPonly) everywhere; large reduction, larger at RTT 100 ms",
             "wattnet_value": {"loss_pct": {f"RTT {r:g} mRCI {m:g}": [rounded(a, 3), rounded(b, 3)]
                                            for r, m, a, b in zip(bon["rtt_ms"], bon["mrci_ms"], bon["loss_pct"], bon["tcponly_loss_pct"])},
                               "throughput_reduction_pct": {f"RTT {r:g}": rounded(v) for r, v in by_rtt["throughput_reduction_pct"].items()}},
@@ -429,7 +460,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
 
 
 def bottleneck_checks(
-    out: Path, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]
+    trace_of: Any, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """A10 (Fig. 7 against Fig. 5) and A11 (Fig. 8): the varying bottleneck against the background alone."""
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -469,7 +500,7 @@ def bottleneck_checks(
             & (runs["mrci_ms"] == mrci_lo)
             & (runs["replication"] == 0)
         ]
-        medians[case] = float(trace(out, run.iloc[0])["arrival_rate_bps"].median())
+        medians[case] = float(trace_of(run.iloc[0])["arrival_rate_bps"].median())
     a11 = check(
         "A11",
         f"BN {BN_S * 1000:g} ms: after a loss the arrival rate at N1 climbs to ≤ 5 Mb/s (apart from background spikes) "
@@ -489,7 +520,9 @@ def trend_check(summary: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     mrci_lo, mrci_hi = min(config["mrcis_s"]) * 1000, max(config["mrcis_s"]) * 1000
     values, ok = {}, True
-    for case, group in summary.groupby("case"):
+    if not {"single", "bON", "BN"} <= set(summary["case"]):
+        raise KeyError("A12 needs the single, bON and BN cases")
+    for case, group in summary[summary["case"].isin(["single", "bON", "BN"])].groupby("case"):
         saving = 100 * (1 - group["mean_rate_mbps"] / (R_MAX / 1e6))
         frame = group.assign(saving_pct=saving)
         by_rtt = frame.groupby("rtt_ms")[["saving_pct", "throughput_reduction_pct"]].mean()
@@ -546,31 +579,61 @@ def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.
 # ---------------------------------------------------------------------------------------------
 
 
-def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 — single TCP source") -> list[Path]:
+def figure3(
+    summary: pd.DataFrame,
+    rwnd: str,
+    path: Path,
+    title: str = "Fig. 3 — single TCP source",
+    ns2: pd.DataFrame | None = None,
+    paper_band: bool = False,
+) -> list[Path]:
+    """The paper's Fig. 3 layout, (a)–(d), with (e) the energy saving 1 − r̄/r_MAX; ns-2.35's values
+    on the same scenario dotted where the reference has them, and (``paper_band``) the paper's
+    r̄ of 6–8 Mb/s at the largest RTT (A3) shaded. The legend has its own panel."""
     pyplot = plt()
-    fig, axes = pyplot.subplots(2, 2, figsize=(10, 7.5))
+    fig, axes = pyplot.subplots(2, 3, figsize=(14, 7.5))
     panels = [
         ("mean_rate_mbps", "(a) average service rate [Mb/s]"),
         ("throughput_reduction_pct", "(b) throughput reduction TCP+PC vs TCPonly [%]"),
         ("rate_changes", "(c) number of service-rate changes"),
         ("loss_pct", "(d) packet loss [%]"),
+        ("saving_pct", "(e) energy saving 1 − r̄/10 Mb/s [%]"),
     ]
-    data = summary[summary["rwnd"] == rwnd]
+    data = summary[summary["rwnd"] == rwnd].assign(saving_pct=lambda f: 100 * (1 - f["mean_rate_mbps"] / (R_MAX / 1e6)))
+    data["saving_pct_ci95"] = 100 * data["mean_rate_mbps_ci95"] / (R_MAX / 1e6)
+    reference = (
+        None
+        if ns2 is None or ns2.empty
+        else ns2.assign(saving_pct=lambda f: 100 * (1 - f["mean_rate_mbps"] / (R_MAX / 1e6)))
+    )
     for ax, (column, panel_title) in zip(axes.flat, panels):
         for rtt, group in data.groupby("rtt_ms"):
             group = group.sort_values("mrci_ms")
             line = ax.errorbar(group["mrci_ms"], group[column], yerr=group[f"{column}_ci95"].fillna(0), marker="o",
                                capsize=3, label=f"RTT {rtt:g} ms TCP+PC")  # fmt: skip
+            colour = line[0].get_color()
             if column == "loss_pct":
-                ax.plot(group["mrci_ms"], group["tcponly_loss_pct"], ls="--", marker="x", color=line[0].get_color(),
+                ax.plot(group["mrci_ms"], group["tcponly_loss_pct"], ls="--", marker="x", color=colour,
                         label=f"RTT {rtt:g} ms TCPonly")  # fmt: skip
+            if reference is not None:
+                ref = reference[reference["rtt_ms"] == rtt].sort_values("mrci_ms")
+                if not ref.empty:
+                    ax.plot(ref["mrci_ms"], ref[column], ls=":", marker="s", mfc="none", color=colour,
+                            label=f"RTT {rtt:g} ms TCP+PC, ns-2.35")  # fmt: skip
+        if column == "mean_rate_mbps":
+            ax.set_ylim(0, 10.5)
+            if paper_band:
+                ax.axhspan(6, 8, color="0.85", zorder=0, label=f"paper: r̄ 6–8 Mb/s at RTT {data['rtt_ms'].max():g} ms")
         ax.set_xscale("log")
         ax.set_xlabel("mRCI [ms]")
         ax.set_title(panel_title, fontsize=10)
         ax.grid(True, alpha=0.3)
-        if column == "mean_rate_mbps":
-            ax.set_ylim(0, 10.5)
-        ax.legend(fontsize=7)
+    handles: dict[str, Any] = {}
+    for ax in axes.flat[:5]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    axes.flat[5].axis("off")
+    axes.flat[5].legend(handles.values(), handles.keys(), loc="center", fontsize=8, frameon=False)
     fig.suptitle(f"{title} (receive window {rwnd})")
     fig.tight_layout()
     return save_figure(fig, path)
@@ -579,7 +642,7 @@ def figure3(summary: pd.DataFrame, rwnd: str, path: Path, title: str = "Fig. 3 �
 def figure4(
     out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, case: str, title: str, span_s: float = 60.0
 ) -> list[Path]:
-    """Seed Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
+    """The paper's Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
     mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
     pyplot = plt()
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -594,16 +657,27 @@ def figure4(
         only = data[(data["rtt_ms"] == rtt) & (data["mode"] == "TCPonly")].iloc[0]
         tr_pc, tr_only = trace(out, pc), trace(out, only)
         tr_pc, tr_only = tr_pc[tr_pc.index <= span_s], tr_only[tr_only.index <= span_s]
-        ax.plot(tr_only.index, tr_only["arrival_rate_bps"], color="0.6", lw=0.8, label="arrival rate, TCPonly")
-        ax.plot(tr_pc.index, tr_pc["arrival_rate_bps"], color="tab:blue", lw=0.8, label="arrival rate, TCP+PC")
-        ax.step(tr_pc.index, tr_pc["rate_bps"], where="post", color="tab:red", lw=1.2, label="service rate, TCP+PC")
+        # 1 s means of the 100 ms bins, the service rate's range over that second shaded: rate changes
+        # every bin or two would otherwise fill a solid band.
+        smooth = {
+            name: frame.rolling(10, center=True, min_periods=1) for name, frame in (("pc", tr_pc), ("only", tr_only))
+        }
+        low, high = smooth["pc"]["rate_bps"].min(), smooth["pc"]["rate_bps"].max()
+        ax.fill_between(tr_pc.index, low, high, color="tab:red", alpha=0.2, lw=0, label="service rate range in 1 s")
+        ax.plot(tr_only.index, smooth["only"]["arrival_rate_bps"].mean(), color="0.5", lw=0.8,
+                label="arrival rate, TCPonly (1 s mean)")  # fmt: skip
+        ax.plot(tr_pc.index, smooth["pc"]["arrival_rate_bps"].mean(), color="tab:blue", lw=0.8,
+                label="arrival rate, TCP+PC (1 s mean)")  # fmt: skip
+        ax.plot(tr_pc.index, smooth["pc"]["rate_bps"].mean(), color="tab:red", lw=1.0,
+                label="service rate, TCP+PC (1 s mean)")  # fmt: skip
         ax.set_title(f"({label}) RTT {rtt:g} ms, mRCI {mrci:g} ms", fontsize=10)
         ax.set_xlabel("time [s]")
         ax.set_ylabel("Mb/s")
         ax.grid(True, alpha=0.3)
-    axes.flat[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"{title}: service rate and arrival rate at N1 (100 ms bins)")
-    fig.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    fig.suptitle(f"{title}: service rate and arrival rate at N1 (1 s means of 100 ms bins)")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return save_figure(fig, path)
 
 
@@ -613,24 +687,32 @@ def figure4(
 
 
 def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
-           check_list: list[dict[str, Any]], figures: list[Path]) -> Path:  # fmt: skip
+           check_list: list[dict[str, Any]], figures: list[Path], ns2_summary: pd.DataFrame | None) -> Path:  # fmt: skip
     e = html.escape
+    reduced = " (reduced: --quick)" if quick else ""
     params = [
-        ("topology", "S — N1 — N2 — N3 — D (topologies.md §2); N1→N2 and N2→N3 10 Mb/s, access 100 Mb/s, 0 delay", "seed + spec default"),
-        ("one-way delays", "RTT/4 on N1–N2 and on N2–N3", "spec default"),
-        ("RTT", ", ".join(f"{r * 1000:g} ms" for r in config["rtts_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
-        ("mRCI", ", ".join(f"{m * 1000:g} ms" for m in config["mrcis_s"]), "seed" + (" (reduced: --quick)" if quick else "")),
-        ("duration", f"{config['duration_s']:g} s", "seed: 300 s" + (" (shortened: --quick)" if quick else "")),
-        ("replications", str(config["replications"]), "spec default R = 10 (metrics.md §A)" + (" (1: --quick)" if quick else "")),
-        ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2; hosts 1000 packets", "seed (BDP) + spec default"),
-        ("TCP", "NewReno, ns2 profile (no SACK, no delayed ACKs, IW 2, min RTO 0.2 s), MSS 1460 B, bulk S → D", "seed + spec default"),
-        ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "seed"),
-        ("practRA d, δ, w", "10 ms, 1 ms, 0.25", "spec defaults (power.md §2)"),
-        ("practRA T_s", "= mRCI (one EWMA sample of the arrival rate per mRCI)", "wattnet default; power.md §2 assumes 1 ms (see interpretations)"),
-        ("recorder bin", "100 ms", "spec default (metrics.md §A)"),
-        ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets; unlimited window only", "seed (bON) + spec defaults (traffic.md §3)"),
-        ("bottleneck (case BN, §6.3)", f"N2 → N3 available bandwidth redrawn from U[1, 10] Mb/s (continuous) every Exp(BN = {BN_S * 1000:g} ms), initially 10 Mb/s, no transition; with the bON = {BON_S * 1000:g} ms background", "seed (BN, U[1, 10]) + spec default (traffic.md §4: continuous)"),
-        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "common random numbers"),
+        ("topology", "S — N1 — N2 — N3 — D; N1→N2 and N2→N3 10 Mb/s", "paper"),
+        ("access links", "100 Mb/s, 0 delay", "wattnet default"),
+        ("one-way delays", "RTT/4 on N1–N2 and on N2–N3", "interpretation (the paper gives the RTT)"),
+        ("RTT", ", ".join(f"{r * 1000:g} ms" for r in config["rtts_s"]), "paper" + reduced),
+        ("mRCI", ", ".join(f"{m * 1000:g} ms" for m in config["mrcis_s"]), "paper"),
+        ("duration", f"{config['duration_s']:g} s", "paper (300 s)" + (" shortened: --quick" if quick else "")),
+        ("replications", str(config["replications"]), "wattnet default (10)" + (" (1: --quick)" if quick else "")),
+        ("buffers N1, N2, N3", "⌈10 Mb/s·RTT / 1500 B⌉ packets, at least 2", "paper (BDP)"),
+        ("host buffers", "1000 packets", "wattnet default"),
+        ("MTU", "1500 B (MSS 1460 B)", "paper"),
+        ("TCP", "NewReno, no SACK, bulk S → D", "paper"),
+        ("initial window, delayed ACKs, RTO", "2 segments, none (TCPSink), initial 3 s and minimum 0.2 s",
+         "ns-2.35 default (windowInit_ 2, Agent/TCPSink, rtxcur_init_ 3, minrto_ 0.2)"),
+        ("receive window", f"{rwnd_label(PRIMARY_RWND)} (65 535 B and 85 000 B beside it)",
+         "interpretation: ns-2.35's window_ of 20 packets would cap RTT 100 ms at 2.4 Mb/s, which the paper's Fig. 4b excludes"),
+        ("practRA rates", "{1, …, 10} Mb/s, single steps, initial rate 10 Mb/s", "paper"),
+        ("practRA d, δ, w", "10 ms, 1 ms, 0.25", "wattnet default"),
+        ("practRA T_s", "= mRCI (one EWMA sample of the arrival rate per mRCI); 1 ms beside it", "wattnet default"),
+        ("recorder bin", "100 ms", "wattnet default"),
+        ("background (case bON, §6.2)", f"B → D UDP on-off: a burst every 1 s (fixed phase), length Exp(bON = {BON_S * 1000:g} ms) truncated at 1 s, CBR {BACKGROUND_PEAK_BPS / 1e6:g} Mb/s, 1500 B packets", "paper (bON, 1 s cycle) + wattnet default (peak rate)"),
+        ("bottleneck (case BN, §6.3)", f"N2 → N3 available bandwidth redrawn from U[1, 10] Mb/s every Exp(BN = {BN_S * 1000:g} ms), initially 10 Mb/s; with the bON = {BON_S * 1000:g} ms background", "paper"),
+        ("base seed", f"{BASE_SEED}; replication r uses derive_seed(base, r) in TCPonly and TCP+PC alike", "wattnet default"),
     ]  # fmt: skip
     a3 = summary[(summary["case"] == "single") & (summary["rtt_ms"] == max(config["rtts_s"]) * 1000)][
         ["rwnd", "mrci_ms", "mean_rate_mbps", "goodput_mbps", "tcponly_goodput_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct"]
@@ -638,54 +720,69 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, s
     run_cols = ["case", "rtt_ms", "mode", "mrci_ms", "rwnd", "replication", "mean_rate_mbps", "rate_changes", "goodput_mbps",
                 "throughput_reduction_pct", "loss_pct", "tcp_packets_dropped", "data_packets_sent", "timeouts"]  # fmt: skip
     interpretations = [
-        """<b>practRA's sampling interval T_s = mRCI.</b> power.md §2 assumes T_s = 1 ms, shorter than one 1500 B packet
-at 10 Mb/s (1.2 ms): samples alternate between 0 and ≈ 12 Mb/s, r̂ swings between ≈ 5 and 12 Mb/s, and whenever mRCI allows a
-decision a dip fires the step-down rule, so even at mRCI 1 s the rate walked down while TCP ran at full speed (at RTT 1 ms,
-with 2-packet buffers, it collapsed to ≈ 1.5 Mb/s and TCP into RTO cycles). The seed (§6.1) says a large mRCI "works on an
-average of the arrival rate calculated on longer time intervals", so wattnet samples once per mRCI. Measured at RTT 10 ms,
-60 s: mRCI 1 s gives r̄ 10.00 Mb/s and 0 % reduction with T_s = mRCI against 9.53 Mb/s and 4.3 % with T_s = 1 ms; mRCI
-10 ms gives 8.91 Mb/s and 10.5 % against 9.04 Mb/s and 9.0 %.""",
-        f"""<b>Receive window.</b> The seed gives no receiver window; ns-2's <code>Agent/TCP window_</code> defaults to 20 packets
-(tcp.md §0.1), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. The study runs the readings
-<b>{e(rwnd_label(None))}</b> (the window never limits: tcp.md §0.1's default, <code>window_</code> ≥ 2·BDP),
-<b>{e(rwnd_label(65535))}</b> and <b>{e(rwnd_label(85_000))}</b>. <b>The checks and Fig. 4 use the
-{e(rwnd_label(PRIMARY_RWND))} reading</b>; Fig. 3 is drawn for each reading.""",
-        """<b>RTT 1 ms (full grid).</b> A one-BDP buffer is 2 packets (1250 B rounded up to the 2-packet minimum), 2.4 ms of
-traffic at 10 Mb/s, below d − δ = 9 ms: practRA's step-up rule ((δ·r̂ + q)/r_{i+1} > d − δ, or q/r_i > d) can never fire there, so
-every step down is permanent. TCPonly already loses ≈ 5 % of its packets with such a buffer (goodput ≈ 8.3 Mb/s), its arrival
-rate is below r_{i−1} = 9 Mb/s, and practRA steps down once and stays (r̄ ≈ 7 Mb/s at mRCI ≥ 50 ms). A1 and A2 use the smallest
-RTT of the grid and fail there for this reason; at RTT 10 ms (quick mode) they pass.""",
-        "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate (metrics.md §A).",
+        """<b>practRA's sampling interval T_s = mRCI</b> (the default). Sampling every 1 ms — shorter than one 1500 B packet at
+10 Mb/s (1.2 ms) — makes the samples alternate between 0 and ≈ 12 Mb/s and the prediction swing, so a dip can fire the
+step-down rule whenever mRCI allows a decision. The paper (§6.1) says a large mRCI "works on an average of the arrival rate
+calculated on longer time intervals", so wattnet samples once per mRCI. Both readings run; the section <i>practRA sampling</i>
+shows them side by side and marks where they differ.""",
+        f"""<b>Receive window.</b> The paper gives no receiver window; ns-2.35's <code>Agent/TCP window_</code> defaults to 20
+packets (2.4 Mb/s at RTT 100 ms), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. Its Fig. 4b shows TCPonly back at
+10 Mb/s at RTT 100 ms, which neither allows, so the checks and Fig. 4 use <b>{e(rwnd_label(PRIMARY_RWND))}</b>; Fig. 3 is
+drawn for each reading.""",
+        """<b>RTT 1 ms (full grid).</b> A one-BDP buffer is 2 packets, 2.4 ms of traffic at 10 Mb/s, below d − δ = 9 ms:
+practRA's step-up rule ((δ·r̂ + q)/r_{i+1} > d − δ, or q/r_i > d) can never fire there, so every step down is permanent.""",
+        "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate.",
+        "Energy saving (Fig. 3e) = 1 − r̄/10 Mb/s: the share of N1's maximum transmission capacity practRA switched off.",
         "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
         "Throughput reduction compares goodputs of TCP+PC and TCPonly runs of the same RTT, window reading and replication seed.",
         """A5's recovery time is measured on the arrival rate at N1 (0.5 s moving average of the 100 ms bins): from a fall
 below 7 Mb/s (after being ≥ 9 Mb/s) back to ≥ 9.5 Mb/s, the median over the run's episodes.""",
     ]
     rtt_hi = max(config["rtts_s"]) * 1000
-    a3_section = f"""<p>Hypothesis: the seed's r̄ 20–40 % below 10 Mb/s comes from a receive window (ns-2's <code>window_</code>,
-or 64 KB) that caps TCP, not from practRA. What each reading gives:</p>
+    ns2_a3 = "" if ns2_summary is None else table_html(
+        ns2_summary[(ns2_summary["case"] == "single") & (ns2_summary["rtt_ms"] == rtt_hi)][
+            ["mrci_ms", "mean_rate_mbps", "goodput_mbps", "tcponly_goodput_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct"]])  # fmt: skip
+    a3_section = f"""<p>The paper: r̄ 6–8 Mb/s at RTT {rtt_hi:g} ms. <b>Not reproduced</b> under the stated parameters; no buffer
+or window reading is tuned to reach it. wattnet, per receive-window reading:</p>
 {table_html(a3_readings(runs, summary, rtt_hi))}
 {table_html(a3)}
-<p>Seed: r̄ 6–8 Mb/s; in Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s
-later, and A4 has more loss at RTT 100 ms than at small RTT. A window-limited TCPonly flow (last column true) neither reaches
+<p>ns-2.35 on the same scenario (practRA emulated, unlimited window):</p>{ns2_a3 or "<p>–</p>"}
+<p>In the paper's Fig. 4b TCPonly's sending rate falls after a loss at t ≈ 14 s and gets back to 10 Mb/s about 6 s later,
+and A4 has more loss at RTT 100 ms than at small RTT. A window-limited TCPonly flow (last column true) neither reaches
 10 Mb/s nor loses packets, so a window that produced the 6–8 Mb/s band would contradict A4 and A5; a window large enough
-for losses leaves the link saturated and r̄ near 10 Mb/s. The checks use the {e(rwnd_label(PRIMARY_RWND))} reading.</p>"""
+for losses leaves the link saturated and r̄ near 10 Mb/s, in wattnet and in ns-2.35 alike.</p>"""
+    sampling = sampling_table(summary)
+    sampling_section = (
+        "<p>Single source, primary window: practRA sampling once per mRCI (the default) and every 1 ms. "
+        f"They differ (r̄ by more than 0.1 Mb/s or the reduction by more than 1 point) at {int(sampling['differ'].sum())} "
+        f"of {len(sampling)} points.</p>" + table_html(sampling)
+    )
     return write_report(
         out,
-        title=f"capacity-scaling — seed {SEED_FILE}, §6",
+        paper=CAPACITY_SCALING_PAPER,
+        title=f"{NAME}, the paper's §6",
         intro=f"{len(runs)} runs.",
         quick=quick,
         parameters=params,
         interpretations=interpretations,
         checks=check_list,
         figures=figures,
+        reference_note=(
+            "The ns-2.35 column: the same chain in Tcl (<code>validation/studies/capacity_scaling/chain.tcl</code>) with "
+            "ns-2.35's NewReno and TCPSink; ns-2.35 has no rate adaptation, so practRA is emulated by a Tcl procedure "
+            "that polls N1's queue every 1 ms, samples the arrival rate once per mRCI and sets the link's "
+            "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls rather than at every packet, "
+            "a new rate applies from the next packet transmission, and the 1 ms transition does not pause the link."
+        ),
         sections=[
-            (f"The A3 question: does a receive window explain the seed's r̄ at RTT {rtt_hi:g} ms?", a3_section),
-            ("Fig. 3 / Fig. 5 summary (TCP+PC, by case; means and 95 % CI half-widths)", table_html(summary)),
+            (f"A3: r̄ at RTT {rtt_hi:g} ms, and its sensitivity to the receive window", a3_section),
+            ("practRA sampling: once per mRCI and every 1 ms", sampling_section),
+            ("Fig. 3 / 5 / 7 summary (TCP+PC, by case; means and 95 % CI half-widths)", table_html(summary)),
             (
                 "Runs",
                 table_html(runs[run_cols])
-                + "<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>; run stores under <code>store/</code>.</p>",
+                + "<p>Tables: <code>tables/runs.csv|parquet</code>, <code>tables/fig3_summary.csv|parquet</code>, "
+                "<code>tables/sampling.csv|parquet</code>; run stores under <code>store/</code>.</p>",
             ),
         ],
     )
@@ -715,30 +812,102 @@ def reproduce(
     rwnds = list(RWND_READINGS if receive_window_bytes is None else receive_window_bytes)
     if PRIMARY_RWND not in rwnds:
         rwnds.insert(0, PRIMARY_RWND)
+    stage(NAME, "sweeping (single source, background, bottleneck, 1 ms sampling)")
     runs = pd.concat([
         run_grid(out, config, rwnds, executor=executor, workers=workers, progress=progress),
         *(run_grid(out, config, [PRIMARY_RWND], executor=executor, workers=workers, progress=progress, case=case)
-          for case in ["bON", "BN"]),
+          for case in ["bON", "BN", "Ts1ms"]),
     ], ignore_index=True)  # fmt: skip
     runs = add_throughput_reduction(runs)
     summary = summarise(runs)
+    reference = ns2_frames(config)
 
     a3 = a3_readings(runs, summary, max(config["rtts_s"]) * 1000)
-    write_tables(out, {"runs": runs, "fig3_summary": summary, "a3_readings": a3})
+    write_tables(out, {"runs": runs, "fig3_summary": summary, "a3_readings": a3,
+                       "sampling": sampling_table(summary)})  # fmt: skip
 
+    stage(NAME, "figures")
+    ns2_summary = None if reference is None else reference[1]
     figures: list[Path] = []
-    for i, rwnd in enumerate(rwnds):
+    for rwnd in rwnds:
         suffix = "" if rwnd == PRIMARY_RWND else f"_rwnd{rwnd}"
-        figures += figure3(summary[summary["case"] == "single"], rwnd_label(rwnd), out / "figures" / f"fig3{suffix}")
+        figures += figure3(summary[summary["case"] == "single"], rwnd_label(rwnd), out / "figures" / f"fig3{suffix}",
+                           ns2=ns2_case(ns2_summary, "single"), paper_band=True)  # fmt: skip
+    figures += figure4(out, runs, config, out / "figures" / "fig4", "single", "Fig. 4 — single TCP source",
+                       span_s=min(60.0, config["duration_s"]))  # fmt: skip
     figures += figure3(summary[summary["case"] == "bON"], rwnd_label(PRIMARY_RWND), out / "figures" / "fig5",
-                       title=f"Fig. 5 — bursty background, bON = {BON_S * 1000:g} ms")  # fmt: skip
+                       title=f"Fig. 5 — bursty background, bON = {BON_S * 1000:g} ms", ns2=ns2_case(ns2_summary, "bON"))  # fmt: skip
+    figures += figure4(out, runs, config, out / "figures" / "fig6", "bON", f"Fig. 6 — background bON = {BON_S * 1000:g} ms",
+                       span_s=min(60.0, config["duration_s"]))  # fmt: skip
     figures += figure3(summary[summary["case"] == "BN"], rwnd_label(PRIMARY_RWND), out / "figures" / "fig7",
-                       title=f"Fig. 7 — bottleneck BN = {BN_S * 1000:g} ms and background bON = {BON_S * 1000:g} ms")  # fmt: skip
-    for case, name, what in [("single", "fig4", "single TCP source"), ("bON", "fig6", f"background bON = {BON_S * 1000:g} ms"),
-                             ("BN", "fig8", f"bottleneck BN = {BN_S * 1000:g} ms, background bON = {BON_S * 1000:g} ms")]:  # fmt: skip
-        figures += figure4(out, runs, config, out / "figures" / name, case, f"{name.replace('fig', 'Fig. ')} — {what}",
-                           span_s=config["duration_s"])  # fmt: skip
+                       title=f"Fig. 7 — bottleneck BN = {BN_S * 1000:g} ms and background bON = {BON_S * 1000:g} ms",
+                       ns2=ns2_case(ns2_summary, "BN"))  # fmt: skip
+    figures += figure4(out, runs, config, out / "figures" / "fig8", "BN",
+                       f"Fig. 8 — bottleneck BN = {BN_S * 1000:g} ms, background bON = {BON_S * 1000:g} ms",
+                       span_s=min(60.0, config["duration_s"]))  # fmt: skip
 
-    check_list = checks(out, runs, summary, config)
+    stage(NAME, "checks and report")
+    ours = checks(lambda run: trace(out, run), runs, summary, config)
+    check_list = judge(ours, ns2_checks(reference, config), explanations=EXPLANATIONS)
     write_checks(out, check_list)
-    return report(out, config, quick, runs, summary, check_list, figures)
+    return report(out, config, quick, runs, summary, check_list, figures, ns2_summary)
+
+
+EXPLANATIONS = {
+    "A3": "The paper's 20–40 % below 10 Mb/s is not reached under the stated parameters; no buffer or window reading "
+    "is tuned to reach it (see the sensitivity table).",
+}
+
+
+def ns2_frames(config: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """ns-2.35's runs of this grid's duration (``validation/studies/capacity_scaling``) as the study's
+    runs and summary frames; None when the reference is not stored."""
+    rows = reference_rows(NAME)
+    if rows is None:
+        return None
+    rows = rows[rows["duration_s"] == config["duration_s"]].copy()
+    rows["mrci_ms"] = rows["mrci_ms"].astype(float)
+    runs = add_throughput_reduction(rows)
+    return runs, summarise(runs)
+
+
+def ns2_trace(run: pd.Series) -> pd.DataFrame:
+    """A stored ns-2.35 run's 100 ms trace in ``trace``'s layout; KeyError when it was not traced."""
+    stored = run["trace"]
+    if not isinstance(stored, dict):
+        raise KeyError("no ns-2.35 trace for this run")
+    frame = pd.DataFrame({"rate_bps": stored["rate_mbps"], "arrival_rate_bps": stored["arrival_rate_mbps"]},
+                         index=pd.Index(stored["time_s"], name="time_s"))  # fmt: skip
+    return frame
+
+
+def ns2_checks(
+    reference: tuple[pd.DataFrame, pd.DataFrame] | None, config: dict[str, Any]
+) -> dict[str, dict[str, Any] | None]:
+    if reference is None:
+        return {}
+    runs, summary = reference
+    return reference_checks({
+        "A1–A6": lambda: single_checks(ns2_trace, runs, summary, config),
+        "A7–A12": lambda: later_checks(ns2_trace, runs, summary, config),
+    })  # fmt: skip
+
+
+def ns2_case(summary: pd.DataFrame | None, case: str) -> pd.DataFrame | None:
+    return None if summary is None else summary[summary["case"] == case]
+
+
+def sampling_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """practRA sampling once per mRCI (the default) against every 1 ms, single source, primary
+    window: r̄, throughput reduction and rate changes side by side, and whether they differ (r̄ by
+    more than 0.1 Mb/s or the reduction by more than 1 point)."""
+    key = ["rtt_ms", "mrci_ms"]
+    columns = ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes"]
+    primary = summary[summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    per_mrci = primary[primary["case"] == "single"].set_index(key)[columns]
+    per_1ms = primary[primary["case"] == "Ts1ms"].set_index(key)[columns]
+    table = per_mrci.merge(per_1ms, left_index=True, right_index=True, suffixes=("_ts_mrci", "_ts_1ms")).reset_index()
+    table["differ"] = ((table["mean_rate_mbps_ts_mrci"] - table["mean_rate_mbps_ts_1ms"]).abs() > 0.1) | (
+        (table["throughput_reduction_pct_ts_mrci"] - table["throughput_reduction_pct_ts_1ms"]).abs() > 1
+    )
+    return table

@@ -1,21 +1,22 @@
-"""Seed 004 (``004_19a1fc8710944b36.txt``), §3–4: n clients each download 11 serial 100 KB files
-from one server over a 1.5 Mb/s bottleneck whose router-B queue is DropTail (D), RED (R) or RED
-with ECN marking and TCP/ECN at every host (E); transfer times, network and receiver overheads and
-ACKs per transfer, without and with 1 % random errors on the clients' access links (Figs. 3–7).
+"""Pentikousis and Badr, "On the Resource Efficiency of Explicit Congestion Notification"
+(NETWORKING 2002, LNCS 2345), §3–4: n clients each download 11 serial 100 KB files from one
+server over a 1.5 Mb/s bottleneck whose router-B queue is DropTail (D), RED (R) or RED with ECN
+marking and TCP/ECN at every host (E); transfer times, network and receiver overheads and ACKs per
+transfer, without and with 1 % random errors on the clients' access links (Figs. 3–7).
 
     wattnet reproduce ecn-efficiency --quick --out out/ecn
 
-Scenario (targets.md §E, topologies.md §4, aqm.md §2–3, traffic.md §7–8, metrics.md §E): the
-dumbbell server — B —(1.5 Mb/s, d)— A — n clients, 10 Mb/s and 0.5 ms access links, the QL-packet
-bottleneck queue on B's output toward A, every other queue 1000 packets; RED with the thresholds
-of the seed's Table 1, w_q 0.002, max_p 0.1, gentle; TCP Reno with the ``ns2`` profile (the seed
-ran ns-2), MSS 1460 B, 200 ms delayed ACKs, a 64 KB receive window, the client opening every
-connection with a three-way handshake. A transfer is m = 70 full segments (metrics.md §E).
+Scenario: the dumbbell server — B —(1.5 Mb/s, d)— A — n clients, 10 Mb/s and 0.5 ms access links,
+the QL-packet bottleneck queue on B's output toward A, every other queue 1000 packets; RED with
+the thresholds of the paper's Table 1, w_q 0.002, max_p 0.1, gentle; TCP Reno with the ``ns2``
+profile (the paper ran ns-2), MSS 1460 B, 200 ms delayed ACKs, a 64 KB receive window, the client
+opening every connection with a three-way handshake. A transfer is m = 70 full segments.
 
 Grid: n ∈ {5, 10, 25}, d ∈ {2, 20} ms, QL ∈ {16, 32, 64, 128}, D / R / E, without and with errors,
-one replication (the seed's); 12 replications of the QL = 64, d = 20 ms cases for E10's confidence
+one replication (the paper's); 12 replications of the QL = 64, d = 20 ms cases for E10's confidence
 intervals. ``--quick`` (``QUICK``) leaves out what no check reads: n = 5 with errors, n = 10 and 25 at
-d = 2 ms without errors, and the replicated cases but n = 25 without errors.
+d = 2 ms without errors, and the replicated cases but n = 25 without errors. The ns-2.35 column of
+every target comes from ``validation/studies/ecn_efficiency`` (the same scenario in Tcl).
 """
 
 from __future__ import annotations
@@ -28,11 +29,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from wattnet.experiments import ECN_PAPER
 from wattnet.experiments.report import (
     check,
+    judge,
     plt,
+    reference_checks,
+    reference_rows,
     rounded,
     save_figure,
+    stage,
     table_html,
     write_checks,
     write_report,
@@ -43,31 +49,30 @@ from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.dumbbell import dumbbell
 
 NAME = "ecn-efficiency"
-SEED_FILE = "004_19a1fc8710944b36.txt"
 
-# topologies.md §4 with the dumbbell builder's names: the server is "s0" on router B ("left"),
+# The paper's dumbbell with the dumbbell builder's names: the server is "s0" on router B ("left"),
 # the clients "r0".. on router A ("right"); the data flow from left to right.
 SERVER, ROUTER_A = "s0", "right"
 BOTTLENECK_PORT = "left->right"
 BOTTLENECK_RATE_BPS = 1.5e6
 ACCESS_RATE_BPS = 10e6
 ACCESS_DELAY_S = 0.0005
-LARGE_BUFFER_PACKETS = 1000  # every queue but router B's: large enough never to drop (seed §3)
+LARGE_BUFFER_PACKETS = 1000  # every queue but router B's: large enough never to drop (the paper's §3)
 
 FILES_PER_CLIENT = 11
 MSS_BYTES = 1460
 HEADER_BYTES = 40
-SEGMENTS_PER_TRANSFER = 70  # m: the seed's percentages imply 70 segments per 100 KB (metrics.md §E)
+SEGMENTS_PER_TRANSFER = 70  # m: the paper's percentages imply 70 segments per 100 KB
 TRANSFER_BYTES = SEGMENTS_PER_TRANSFER * MSS_BYTES
 DATA_PACKET_BYTES = MSS_BYTES + HEADER_BYTES
 ERROR_RATE = 0.01
 
-# Seed Table 1 and §3.2.
+# The paper's Table 1 and §3.2.
 RED_THRESHOLDS = {16: (5, 15), 32: (10, 30), 64: (20, 60), 128: (40, 120)}
 RED_PARAMETERS = {"max_p": 0.1, "w_q": 0.002, "gentle": True, "mean_packet_bytes": 500}  # 500 B: ns-2's mean_pktsize_
 TCP = {
     "profile": "ns2", "congestion_control": {"type": "reno"}, "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES,
-    "delayed_ack_s": 0.2, "receive_window_bytes": 65535, "opener": "receiver",
+    "delayed_ack_s": 0.1, "receive_window_bytes": 65535, "opener": "receiver",
 }  # fmt: skip
 QUEUES = ("DT", "RED", "ECN")
 QUEUE_LETTERS = {"DT": "D", "RED": "R", "ECN": "E"}
@@ -105,7 +110,7 @@ E7_DELAY_MS = 20
 
 
 def bottleneck_queue(queue: str, ql: int) -> dict[str, Any]:
-    """Router B's output queue toward A (aqm.md §1–3): DropTail of QL packets, or RED on the
+    """Router B's output queue toward A: DropTail of QL packets, or RED on the
     same physical buffer with the Table 1 thresholds, marking instead of dropping for ECN."""
     if queue == "DT":
         return {"type": "droptail", "limit_packets": ql}
@@ -126,7 +131,7 @@ def minimum_duration_s(n: int) -> float:
 
 
 def base_scenario(n: int, delay_ms: float, errors: bool, ecn: bool) -> Scenario:
-    """The dumbbell with n serial-download clients (traffic.md §7); the run's end is set well past
+    """The dumbbell with n serial-download clients; the run's end is set well past
     the bottleneck's minimum busy time, and ``run_metrics`` checks that every transfer completed.
     The bottleneck queue here is a stand-in: each sweep's grid sets it."""
     topology = dumbbell(
@@ -185,7 +190,8 @@ def run_settings(
             grid = {path: [bottleneck_queue(queue, ql) for queue in queues for ql in qls]}
             setting_name = f"n{n}_d{delay_ms:g}ms_{'errors' if errors else 'clean'}_{'ecn' if ecn else 'tcp'}"
             store = out / "store" / sweep_name / setting_name
-            table = sweep(base, grid, replications, out=store, executor=executor, workers=workers, progress=progress)
+            label = progress and f"{NAME} {sweep_name} {setting_name}"
+            table = sweep(base, grid, replications, out=store, executor=executor, workers=workers, progress=label)
             require_done(table, store)
             for _, run in table.iterrows():
                 queue = run[path]
@@ -201,7 +207,7 @@ def run_settings(
 
 
 def run_metrics(run_dir: Path, n: int, queue: dict[str, Any]) -> dict[str, Any]:
-    """metrics.md §E for one run (11·n transfers of m segments each)."""
+    """The measures for one run (11·n transfers of m segments each)."""
     connections = pd.read_parquet(run_dir / "connections.parquet")
     transfers = n * FILES_PER_CLIENT
     done = connections["completed_s"].notna()
@@ -225,9 +231,9 @@ def run_metrics(run_dir: Path, n: int, queue: dict[str, Any]) -> dict[str, Any]:
         "network_overhead_pct": 100 * (sent - minimum) / minimum,
         "data_packets_received": received,
         "corrupted_data_packets": corrupted_data,
-        # metrics.md §E: corrupted packets reach the client and count as received.
+        # corrupted packets reach the client and count as received.
         "receiver_overhead_pct": 100 * (received + corrupted_data - minimum) / minimum,
-        # The reading in which a corrupted packet never reaches the client (traffic.md §8's option).
+        # The reading in which a corrupted packet never reaches the client (an option).
         "receiver_overhead_uncorrupted_pct": 100 * (received - minimum) / minimum,
         "duplicate_packets": int(connections["duplicate_packets"].sum()),
         "acks_per_transfer": float(connections["acks_sent"].mean()),
@@ -257,7 +263,7 @@ def corrupted_data_packets(packets: int, size_bytes: int) -> int:
 
 def red_region_fraction(series: pd.DataFrame, queue: dict[str, Any], end_s: float) -> float:
     """The share of the experiment (to its last completion) RED's average spends where early
-    marking or dropping is in effect: min_th ≤ avg < 2·max_th (gentle), seed §2 and §4."""
+    marking or dropping is in effect: min_th ≤ avg < 2·max_th (gentle), the paper's §2 and §4."""
     samples = series[(series["entity"] == BOTTLENECK_PORT) & (series["quantity"] == "red_average")]
     average = samples.set_index("time_s")["value"]
     average = average[average.index <= end_s]
@@ -270,7 +276,7 @@ def red_region_fraction(series: pd.DataFrame, queue: dict[str, Any], end_s: floa
 
 
 def cases_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """The single-replication runs (the seed's): one row per (n, d, errors, queue, QL)."""
+    """The single-replication runs (the paper's): one row per (n, d, errors, queue, QL)."""
     single = runs[runs["sweep"] == "grid"]
     return single.sort_values(["errors", "n", "d_ms", "ql", "queue"], key=_queue_order).reset_index(drop=True)
 
@@ -281,7 +287,7 @@ def _queue_order(column: pd.Series) -> pd.Series:
 
 def confidence_table(runs: pd.DataFrame) -> pd.DataFrame:
     """E10: per replicated case, the mean over replications of the run's mean transfer time and
-    the 98 % Student-t half-width relative to it (metrics.md §F)."""
+    the 98 % Student-t half-width relative to it."""
     replicated = runs[runs["sweep"] == "ci"]
     rows = []
     for (n, d, errors, queue, ql), group in replicated.groupby(["n", "d_ms", "errors", "queue", "ql"], sort=False):
@@ -300,7 +306,7 @@ def pick(cases: pd.DataFrame, n: int, d_ms: float, errors: bool, ql: int | None 
 
 
 # ---------------------------------------------------------------------------------------------
-# Checks (targets.md §E)
+# Checks
 # ---------------------------------------------------------------------------------------------
 
 
@@ -309,7 +315,7 @@ def within(value: float, target: float, relative: float, absolute: float = 0.0) 
 
 
 def reduction_pct(reference: float, value: float) -> float:
-    """metrics.md §E: (O_DT − O_ECN)/O_DT × 100."""
+    """(O_DT − O_ECN)/O_DT × 100."""
     return 100 * (reference - value) / reference if reference else float("nan")
 
 
@@ -355,7 +361,7 @@ def check_e1(cases: pd.DataFrame) -> dict[str, Any]:
         "TT(ECN) not below TT(DT) (sometimes above); TT flat across QL 16–128; utilisation mid-to-high 90 %",
         values,
         (
-            "at every QL TT(ECN)/TT(DT) ≥ 0.95 (no gain beyond the seed's ±5 % CI); (max − min)/mean of TT over QL ≤ "
+            "at every QL TT(ECN)/TT(DT) ≥ 0.95 (no gain beyond the paper's ±5 % CI); (max − min)/mean of TT over QL ≤ "
             "10 % per queue; utilisation ≥ 94 % in every case"
         ),
         ok,
@@ -375,29 +381,29 @@ def overheads(setting: pd.DataFrame) -> dict[str, Any]:
 
 def check_e2(cases: pd.DataFrame) -> dict[str, Any]:
     setting = pick(cases, 25, 20, False, 64)
-    seed = {"DT": 10.18, "RED": 7.32, "ECN": 2.78}
+    paper = {"DT": 10.18, "RED": 7.32, "ECN": 2.78}
     o = setting["network_overhead_pct"]
-    ok = all(within(o[q], seed[q], 0.25, 0.25) for q in QUEUES) and o["DT"] > o["RED"] > o["ECN"]
+    ok = all(within(o[q], paper[q], 0.25, 0.25) for q in QUEUES) and o["DT"] > o["RED"] > o["ECN"]
     return check(
         "E2", "n = 25, d = 20 ms, QL = 64: network overhead of DT, RED and ECN",
-        {"network_overhead_pct": seed, "extra_packets": {"DT": 1960, "ECN": 535}, "reduction_ecn_vs_dt_pct": 72,
+        {"network_overhead_pct": paper, "extra_packets": {"DT": 1960, "ECN": 535}, "reduction_ecn_vs_dt_pct": 72,
          "fewer_packets_pp": 7.40},
         overheads(setting),
-        "each overhead within ±25 % of the seed's (or ±0.25 points); DT > RED > ECN",
+        "each overhead within ±25 % of the paper's (or ±0.25 points); DT > RED > ECN",
         ok,
     )  # fmt: skip
 
 
 def check_e3(cases: pd.DataFrame) -> dict[str, Any]:
     setting = pick(cases, 10, 20, False, 64)
-    seed = {"DT": 445, "ECN": 149}
+    paper = {"DT": 445, "ECN": 149}
     extra = setting["extra_packets_sent"]
-    ok = all(within(extra[q], seed[q], 0.25) for q in seed)
+    ok = all(within(extra[q], paper[q], 0.25) for q in paper)
     return check(
         "E3", "n = 10, d = 20 ms, QL = 64: extra packets sent by the server, DT vs ECN",
-        {"extra_packets": seed, "network_overhead_pct": {"DT": 5.78, "ECN": 1.94}, "reduction_ecn_vs_dt_pct": 66},
+        {"extra_packets": paper, "network_overhead_pct": {"DT": 5.78, "ECN": 1.94}, "reduction_ecn_vs_dt_pct": 66},
         overheads(setting),
-        "extra packets of DT and ECN each within ±25 % of the seed's",
+        "extra packets of DT and ECN each within ±25 % of the paper's",
         ok,
     )  # fmt: skip
 
@@ -488,7 +494,7 @@ def check_e6(cases: pd.DataFrame) -> dict[str, Any]:
 
 
 def check_e7(cases: pd.DataFrame) -> dict[str, Any]:
-    seed = {"DT": 3.07, "RED": 0.87, "ECN": 0.56}
+    paper = {"DT": 3.07, "RED": 0.87, "ECN": 0.56}
     values = {}
     for d in sorted({2, 20}, key=lambda d: d != E7_DELAY_MS):  # the reading the check uses first
         setting = pick(cases, 25, d, True, 128)
@@ -502,13 +508,13 @@ def check_e7(cases: pd.DataFrame) -> dict[str, Any]:
     r = pick(cases, 25, E7_DELAY_MS, True, 128)["receiver_overhead_pct"]
     return check(
         "E7", f"errors 1 %, n = 25, QL = 128 (d = {E7_DELAY_MS} ms): receiver overhead of DT, RED and ECN",
-        {"receiver_overhead_pct": seed, "reduction_ecn_vs_dt_pct": 82, "fewer_packets_pp": 2.5},
+        {"receiver_overhead_pct": paper, "reduction_ecn_vs_dt_pct": 82, "fewer_packets_pp": 2.5},
         values,
         (
-            f"at d = {E7_DELAY_MS} ms each within ±25 % of the seed's (or ±0.25 points), corrupted segments counted as "
-            f"received (metrics.md §E)"
+            f"at d = {E7_DELAY_MS} ms each within ±25 % of the paper's (or ±0.25 points), corrupted segments counted as "
+            f"received"
         ),
-        all(within(r[q], seed[q], 0.25, 0.25) for q in QUEUES),
+        all(within(r[q], paper[q], 0.25, 0.25) for q in QUEUES),
     )  # fmt: skip
 
 
@@ -543,7 +549,7 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
     acks = pick(cases, 25, 2, True)["acks_per_transfer"].unstack("queue")
     fewer = {ql: reduction_pct(acks.loc[ql, "DT"], acks.loc[ql, "ECN"]) for ql in acks.index}
     exceptions = []
-    # Fig. 7, as every figure of the seed, shows n = 10 and 25 only (§4).
+    # Fig. 7, as every figure of the paper, shows n = 10 and 25 only (§4).
     shown = cases[cases["errors"] & cases["n"].isin([10, 25])]
     for (n, d), setting in shown.groupby(["n", "d_ms"]):
         per_ql = setting.set_index(["ql", "queue"])["acks_per_transfer"].unstack("queue")
@@ -565,9 +571,9 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
          "fewer_acks_pct": {f"QL {ql}": rounded(v, 1) for ql, v in fewer.items()},
          "ecn_not_below_red": exceptions},
         (
-            "QL 128: DT and ECN within ±10 % of 54 and 44, reduction 15–19 % (the seed's 15 % and 44/54); QL 64: 10 ± "
+            "QL 128: DT and ECN within ±10 % of 54 and 44, reduction 15–19 % (the paper's 15 % and 44/54); QL 64: 10 ± "
             "5 %; reduction non-decreasing in QL (1 point slack); ECN < RED in every error case with n = 10 or 25 but "
-            "the seed's exception"
+            "the paper's exception"
         ),
         ok,
     )  # fmt: skip
@@ -616,15 +622,31 @@ def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Figures (grouped bars by QL, as the seed's)
+# Figures (grouped bars by QL, as the paper's)
 # ---------------------------------------------------------------------------------------------
 
 
+# The values the paper's text gives for bars of its figures: (column, n, d ms, errors, queue, QL) → value.
+PAPER_POINTS = {
+    ("network_overhead_pct", 25, 20, False, "DT", 64): 10.18,
+    ("network_overhead_pct", 25, 20, False, "RED", 64): 7.32,
+    ("network_overhead_pct", 25, 20, False, "ECN", 64): 2.78,
+    ("network_overhead_pct", 10, 20, False, "DT", 64): 5.78,
+    ("network_overhead_pct", 10, 20, False, "ECN", 64): 1.94,
+    ("receiver_overhead_pct", 25, 20, True, "DT", 128): 3.07,
+    ("receiver_overhead_pct", 25, 20, True, "RED", 128): 0.87,
+    ("receiver_overhead_pct", 25, 20, True, "ECN", 128): 0.56,
+    ("acks_per_transfer", 25, 2, True, "DT", 128): 54.0,
+    ("acks_per_transfer", 25, 2, True, "ECN", 128): 44.0,
+}
+
+
 def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], series: list[tuple[str, str]], ylabel: str,
-               title: str, path: Path) -> list[Path]:  # fmt: skip
+               title: str, path: Path, ns2: pd.DataFrame | None = None) -> list[Path]:  # fmt: skip
     """One panel per (n, d, errors) setting present in ``cases``: for each QL a group of bars, one
-    per (series, queue), labelled as the seed's legends (e.g. "N-D": network overhead, DropTail);
-    the second series is hatched."""
+    per (series, queue), labelled as the paper's legends (e.g. "N-D": network overhead, DropTail);
+    the second series is hatched. ns-2.35's value on the same case marks each bar (a black dash)
+    where stored, and the paper's value (a red star) where its text gives one."""
     pyplot = plt()
     panels = [p for p in panels if len(pick(cases, *p))]
     columns = min(len(panels), 2)
@@ -639,8 +661,17 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
         for (column, prefix), hatch in zip(series, ["", "//"]):
             for queue in QUEUES:
                 heights = [setting.loc[(queue, ql), column] for ql in qls]
-                ax.bar(x - 0.4 + (bar + 0.5) * width, heights, width, color=QUEUE_COLOURS[queue], hatch=hatch,
+                centres = x - 0.4 + (bar + 0.5) * width
+                ax.bar(centres, heights, width, color=QUEUE_COLOURS[queue], hatch=hatch,
                        edgecolor="black", linewidth=0.4, label=f"{prefix}-{QUEUE_LETTERS[queue]}")  # fmt: skip
+                if ns2 is not None:
+                    reference = pick(ns2, n, d, errors)
+                    values = [reference[column].get((queue, ql), np.nan) for ql in qls]
+                    ax.plot(centres, values, ls="none", marker="_", markersize=9, mew=2, color="black",
+                            label="ns-2.35, same case")  # fmt: skip
+                paper = [PAPER_POINTS.get((column, n, d, errors, queue, ql), np.nan) for ql in qls]
+                if not np.isnan(paper).all():
+                    ax.plot(centres, paper, ls="none", marker="*", markersize=10, color="red", label="paper")
                 bar += 1
         ax.set_xticks(x, [f"QL {ql}" for ql in qls])
         ax.set_ylabel(ylabel)
@@ -649,15 +680,17 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     # One legend for all panels, below them, so that no bar is hidden.
-    fig.legend(
-        *axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=len(series) * len(QUEUES), fontsize=8
-    )
+    handles: dict[str, Any] = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=len(handles), fontsize=8)
     fig.suptitle(title)
     fig.tight_layout(rect=(0, 0.06 / rows, 1, 1))
     return save_figure(fig, path)
 
 
-def figures(cases: pd.DataFrame, out: Path) -> list[Path]:
+def figures(cases: pd.DataFrame, out: Path, ns2: pd.DataFrame | None = None) -> list[Path]:
     clean = [(10, 20, False), (25, 20, False)]
     errors = [(n, d, True) for d in (2, 20) for n in (10, 25)]
     transfer = [("tt_mean_s", "TT"), ("tt_std_s", "STD")]
@@ -671,7 +704,7 @@ def figures(cases: pd.DataFrame, out: Path) -> list[Path]:
         ("fig6", errors, transfer, seconds, "Fig. 6 — TT and STD, random errors"),
         ("fig7", errors, acks, "ACKs per transfer", "Fig. 7 — ACKs sent per transfer, random errors"),
     ]
-    return [path for name, *spec in panels for path in bar_figure(cases, *spec, out / "figures" / name)]
+    return [path for name, *spec in panels for path in bar_figure(cases, *spec, out / "figures" / name, ns2=ns2)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -687,55 +720,53 @@ CASE_COLUMNS = [
 
 
 def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, cases: pd.DataFrame,
-           confidence: pd.DataFrame, check_list: list[dict[str, Any]], figure_paths: list[Path]) -> Path:  # fmt: skip
+           confidence: pd.DataFrame, check_list: list[dict[str, Any]], figure_paths: list[Path],
+           against: pd.DataFrame) -> Path:  # fmt: skip
     reduced = " (reduced: --quick)" if quick else ""
 
     def named(settings: list[tuple[int, float, bool]]) -> str:
         return ", ".join(f"n {n} d {d:g} ms{' errors' if errors else ''}" for n, d, errors in settings)
 
     params = [
-        ("topology", "server —(10 Mb/s, 0.5 ms)— B —(1.5 Mb/s, d)— A —(10 Mb/s, 0.5 ms each)— n clients",
-         "seed §3 (topologies.md §4)"),
-        ("settings (n, d, errors)", named(config["settings"]), "seed" + reduced),
-        ("QL at router B", f"{', '.join(map(str, config['qls']))} packets, the packet in service counted (ns-2)",
-         "seed + spec default (aqm.md §1)"),
-        ("other queues", f"DropTail {LARGE_BUFFER_PACKETS} packets (never drop)", "seed + spec (topologies.md §4)"),
-        ("RED", ("min_th/max_th 5/15, 10/30, 20/60, 40/120 (Table 1), w_q 0.002, max_p 0.1, gentle, wait, "
-         "ns-2 idle decay with a 500 B mean packet"), "seed + spec defaults (aqm.md §2)"),
+        ("topology", "server —(10 Mb/s, 0.5 ms)— B —(1.5 Mb/s, d)— A —(10 Mb/s, 0.5 ms each)— n clients", "paper"),
+        ("settings (n, d, errors)", named(config["settings"]), "paper" + reduced),
+        ("QL at router B", f"{', '.join(map(str, config['qls']))} packets, the packet in service counted", "paper"),
+        ("other queues", f"DropTail {LARGE_BUFFER_PACKETS} packets (never drop)", "interpretation (the paper: no loss there)"),
+        ("RED thresholds", "min_th/max_th 5/15, 10/30, 20/60, 40/120 packets (Table 1)", "paper"),
+        ("RED w_q, max_p", "0.002, 0.1", "paper"),
+        ("RED gentle, idle decay, mean packet", "gentle, ns-2's idle decay, 500 B", "ns-2.35 default (gentle_ true, mean_pktsize_ 500)"),
         ("ECN (E)", ("RED marks ECT packets instead of dropping in the early and gentle regions; forced drops and "
-         "overflows drop; TCP/ECN at every host (retransmissions not ECT)"), "aqm.md §3, tcp.md §4.2"),
-        ("TCP", ("Reno, ns2 profile (no SACK, IW 2, initial RTO 3 s, min RTO 0.2 s, 10 ms tick), MSS 1460 B, 40 B "
-         "headers, receive window 65535 B"), "seed + spec defaults (tcp.md §0)"),
-        ("initial window", "2 segments (tcp.md §0)", ("spec default; the seed's ns-2 of March 2002 may have used "
-         "windowInit_ 1 (ns-2's test suites keep 1, 'being changed to 2'). Measured with IW 1: E2 DT 9.96 %, RED 8.71 %, "
-         "ECN 3.98 %; E3 DT 411, ECN 72 extra packets; but DropTail's utilisation at n 25, QL 32 falls to 78 % "
-         "(timeouts of windows too small for three duplicate ACKs)")),
-        ("delayed ACKs", "an ACK every second full segment, 200 ms timeout", "seed + spec default (tcp.md §0.5)"),
-        ("handshake", "the client's 40 B SYN for every transfer, the server's 40 B SYN-ACK", "seed + tcp.md §0.6"),
+         "overflows drop; TCP/ECN at every host (retransmissions not ECT)"), "paper + interpretation"),
+        ("TCP", "Reno, no SACK, MSS 1460 B, 40 B headers, receive window 65535 B", "paper"),
+        ("initial window", "2 segments", "ns-2.35 default (windowInit_ 2)"),
+        ("RTO", "initial 3 s, minimum 0.2 s, 10 ms clock", "ns-2.35 default (rtxcur_init_, minrto_, tcpTick_)"),
+        ("delayed ACKs", "an ACK every second full segment, 100 ms timeout",
+         "paper (delayed ACKs) + ns-2.35 default (DelAck interval_ 100 ms)"),
+        ("handshake", "the client's 40 B SYN for every transfer, the server's 40 B SYN-ACK", "paper"),
         ("transfers", (f"{FILES_PER_CLIENT} serial per client, each {TRANSFER_BYTES} B = m = {SEGMENTS_PER_TRANSFER} "
-         f"segments of {MSS_BYTES} B"), "seed + metrics.md §E"),
+         f"segments of {MSS_BYTES} B"), "paper + interpretation (m = 70)"),
         ("errors", f"Bernoulli {ERROR_RATE:.0%} per packet, both directions of every client access link",
-         "seed §4.4 + spec default (traffic.md §8)"),
+         "paper (§4.4) + interpretation (both directions)"),
         ("replications", (f"1 (base seed {BASE_SEED}, derive_seed); {config['ci_replications']} for E10 at QL "
-         f"{config['ci_ql']}: {named(config['ci_settings'])}"), "seed §3.1" + reduced),
+         f"{config['ci_ql']}: {named(config['ci_settings'])}"), "paper (§3.1)" + reduced),
         ("run length", ("until every transfer completes (checked); the run's end is set at 3 × the bottleneck's "
-         "minimum busy time + 60 s"), "seed §3"),
+         "minimum busy time + 60 s"), "paper (§3)"),
     ]  # fmt: skip
     interpretations = [
-        (f"A 100 KB transfer is m = {SEGMENTS_PER_TRANSFER} full segments ({TRANSFER_BYTES} B): with m = 70 the seed's "
-         "10.18 % and 2.78 % follow from its 1960 and 535 extra packets (metrics.md §E)."),
+        (f"A 100 KB transfer is m = {SEGMENTS_PER_TRANSFER} full segments ({TRANSFER_BYTES} B): with m = 70 the paper's "
+         "10.18 % and 2.78 % follow from its 1960 and 535 extra packets."),
         ("Network overhead = data segments the server sent (retransmissions included) − 11·n·m, over 11·n·m. Receiver "
-         "overhead = data segments that reached the clients, duplicates and corrupted ones included (metrics.md §E, "
-         "traffic.md §8), − 11·n·m, over 11·n·m. The seed's E7 values (0.56 % for ECN with 1 % errors) are below the "
-         "1 % of segments the errors alone corrupt, so the seed probably did not count corrupted segments; that "
-         "reading is shown beside as <code>receiver_overhead_uncorrupted_pct</code>; the checks use the spec's."),
+         "overhead = data segments that reached the clients, duplicates and corrupted ones included, "
+         "− 11·n·m, over 11·n·m. The paper's E7 values (0.56 % for ECN with 1 % errors) are below the "
+         "1 % of segments the errors alone corrupt, so the paper probably did not count corrupted segments; that "
+         "reading is shown beside as <code>receiver_overhead_uncorrupted_pct</code>; the checks count corrupted segments."),
         ("Corrupted data segments are told from corrupted control packets by their size (1500 B against 40 B) on the "
          "links toward the clients."),
         ("ACKs per transfer = pure ACKs a client sends per connection, the handshake's third segment included, the FIN "
-         "exchange excluded (metrics.md §E)."),
+         "exchange excluded."),
         "TT = time from the client's SYN to the last data byte; mean and sample STD over the 11·n transfers of a run.",
         "Utilisation = the bottleneck's busy time over the experiment (to the last completion).",
-        f"E7 reads d = {E7_DELAY_MS} ms (the seed's text gives no d there); the check also shows the other d.",
+        f"E7 reads d = {E7_DELAY_MS} ms (the paper's text gives no d there); the check also shows the other d.",
         ("E6, E11: RED's average is sampled every 50 ms as the engine holds it (updated at each arrival, as ns-2's "
          "<code>ave_</code>). The RED region is min_th ≤ avg &lt; 2·max_th (gentle: where early marking is in effect)."),
         ("Fig. 2 (the CDF of CE marks over sequence numbers) is not drawn: the engine counts CE marks per connection, "
@@ -749,7 +780,16 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, c
     )
     return write_report(
         out,
-        title=f"{NAME} — seed {SEED_FILE}, §3–4",
+        paper=ECN_PAPER,
+        title=f"{NAME}, the paper's §3–4",
+        reference_note=(
+            "The ns-2.35 column: the same dumbbell, queues, RED parameters, Reno with ns-2.35's own agents "
+            "(<code>Agent/TCP/Reno</code>, <code>TCPSink/DelAck</code> with its 100 ms interval, <code>windowInit_</code> "
+            "2, 64 KB window, its one-way SYN) and 1 % <code>ErrorModel</code> losses on both directions of every "
+            "client access link, one run per case (<code>validation/studies/ecn_efficiency/dumbbell.tcl</code>). "
+            "ns-2.35 drops an errored packet where wattnet delivers it corrupted; both count it in the receiver "
+            "overhead."
+        ),
         intro=f"{len(runs)} runs, {len(cases)} single-replication cases. Queue labels: D = DropTail, R = RED, "
         "E = RED + ECN (TCP/ECN at every host).",
         quick=quick,
@@ -761,6 +801,7 @@ def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, c
             ("Cases without errors (Figs. 3, 4)", table_html(clean[CASE_COLUMNS])),
             ("Cases with 1 % errors on the client access links (Figs. 5, 6, 7)", table_html(noisy[CASE_COLUMNS])),
             ("E10: transfer time over replications (98 % Student-t CI)", table_html(confidence)),
+            ("wattnet against ns-2.35, case by case", table_html(against) if len(against) else "<p>–</p>"),
             ("Files", files),
         ],
     )
@@ -780,6 +821,7 @@ def reproduce(
     out.mkdir(parents=True, exist_ok=True)
     config = QUICK if quick else FULL
     options = {"executor": executor, "workers": workers, "progress": progress}
+    stage(NAME, "sweeping the cases")
     runs = pd.concat([
         run_settings(out, config["settings"], config["qls"], 1, "grid", **options),
         run_settings(out, config["ci_settings"], [config["ci_ql"]], config["ci_replications"], "ci", **options),
@@ -787,7 +829,57 @@ def reproduce(
     cases = cases_table(runs)
     confidence = confidence_table(runs)
     write_tables(out, {"runs": runs, "cases": cases, "confidence": confidence})
-    figure_paths = figures(cases, out)
-    check_list = checks(cases, confidence, config)
+    stage(NAME, "figures")
+    rows = reference_rows(NAME)
+    figure_paths = figures(cases, out, None if rows is None else cases_table(rows))
+    stage(NAME, "checks and report")
+    against = ns2_comparison(cases, None if rows is None else cases_table(rows))
+    check_list = judge(checks(cases, confidence, config), ns2_checks(), explanations=explanations(against))
     write_checks(out, check_list)
-    return report(out, config, quick, runs, cases, confidence, check_list, figure_paths)
+    return report(out, config, quick, runs, cases, confidence, check_list, figure_paths, against)
+
+
+def ns2_comparison(cases: pd.DataFrame, ns2: pd.DataFrame | None) -> pd.DataFrame:
+    """Per case ns-2.35 also ran: the bottleneck's drops and the network overhead in both."""
+    if ns2 is None:
+        return pd.DataFrame()
+    key = ["n", "d_ms", "errors", "queue", "ql"]
+    columns = ["network_overhead_pct", "bottleneck_drops", "tt_mean_s", "acks_per_transfer"]
+    return cases[key + columns].merge(ns2[key + columns], on=key, suffixes=("", "_ns2"))
+
+
+def explanations(against: pd.DataFrame) -> dict[str, str]:
+    """What no comparison of a target's numbers says, beside its verdict: E10's missing reference,
+    and (measured) whether wattnet's RED + ECN bottleneck drops far more than ns-2.35's."""
+    out = {
+        "E10": "ns-2.35's runs of this scenario have nothing random without errors, so it has no replications to "
+        "compare: the confidence interval is wattnet's alone.",
+    }
+    clean = against[~against["errors"]] if len(against) else against
+    ecn, others = clean[clean["queue"] == "ECN"], clean[clean["queue"] != "ECN"]
+    if len(ecn) and ecn["bottleneck_drops"].sum() > 2 * ecn["bottleneck_drops_ns2"].sum():
+        sentence = (
+            f"With RED + ECN, wattnet's bottleneck drops {int(ecn['bottleneck_drops'].sum())} packets over the error-free "
+            f"cases against ns-2.35's {int(ecn['bottleneck_drops_ns2'].sum())}, while with DropTail and RED the two drop "
+            f"{int(others['bottleneck_drops'].sum())} and {int(others['bottleneck_drops_ns2'].sum())}: the TCP senders' "
+            "response to ECN differs (see 'wattnet against ns-2.35')."
+        )
+        for id in ("E2", "E3", "E5", "E6", "E9"):
+            out[id] = sentence
+    return out
+
+
+def ns2_checks() -> dict[str, dict[str, Any] | None]:
+    """Every target computed from ns-2.35's runs of the same cases (one replication each)."""
+    rows = reference_rows(NAME)
+    if rows is None:
+        return {}
+    cases = cases_table(rows)
+    builders = {
+        f"E{i}": (lambda fn=fn: fn(cases))
+        for i, fn in enumerate(
+            [check_e1, check_e2, check_e3, check_e4, check_e5, check_e6, check_e7, check_e8, check_e9], start=1
+        )
+    }
+    builders["E11"] = lambda: check_e11(cases)
+    return reference_checks(builders)

@@ -1,28 +1,26 @@
-"""Seed 001 (``001_88f6b0676a27e617.txt``, Sassu, Scarso, Cuomo, SustainIT 2012): one bulk TCP flow
-from node 8 to node 10 of ABILENE while ESTOP switches links off on every router at t = 30 s, for
-Tahoe, Reno, NewReno, BIC, CUBIC and Vegas (targets.md §B: Table IV, Table V, Fig. 2, 3 and 4).
+"""Sassu, Scarso, Cuomo, "TCP behavior over a greened network" (IEEE SustainIT 2012): one bulk TCP
+flow from node 8 to node 10 of ABILENE while ESTOP switches links off on every router at t = 30 s,
+for Tahoe, Reno, NewReno, BIC, CUBIC and Vegas (Table IV, Table V, Figs. 2, 3 and 4).
 
     wattnet reproduce greened-network --quick --out out/gn
 
-Scenario (targets.md §B, topologies.md §1, traffic.md §1–2, routing.md §1–2, metrics.md §B,
-power.md §9.3): SNDlib ABILENE with 0-based SNDlib ids, every link 40 Mb/s with its rounded
-great-circle delay and 300-packet DropTail buffers (above the BDP, as the seed says); one CBR
-flow per link at 25 % of the link (10 Mb/s of 1000 B packets); the TCP flow 8 → 10 sends 1040 B
-packets (1000 B payload + 40 B header, as ns-2's agents do) with the ``ns2`` profile (BIC and
-CUBIC with SACK, as ns-2's TCP-Linux agent) and never runs out of data (the seed's 1 GB file
-outlasts the 60 s run). At 30 s the links ESTOP picks (routing.md §1.1, ``wattnet.estop.estop``)
-go down on every router at once; every router installs the new shortest paths (hop count, lowest
-next-hop id on ties) 0.03 s later, the seed's "transition period" (routing.md §2's global
-reconvergence). Each port draws the line-card power of the real 40 Gb/s link (⌈40 / 2.5⌉ Cisco
+Scenario: SNDlib ABILENE with 0-based SNDlib ids, every link 40 Mb/s with its rounded great-circle
+delay and 300-packet DropTail buffers (above the BDP, as the paper says); one CBR flow per link at
+25 % of the link (10 Mb/s of 1000 B packets); the TCP flow 8 → 10 sends 1040 B packets (1000 B
+payload + 40 B header, as ns-2's agents do) with the ``ns2`` profile (BIC and CUBIC with SACK, as
+ns-2's TCP-Linux agent) and never runs out of data (the paper's 1 GB file outlasts the 60 s run).
+At 30 s the links ESTOP picks (``wattnet.estop.estop``) go down on every router at once; every router
+installs the new shortest paths (hop count, lowest next-hop id on ties) 0.03 s later, the paper's
+"transition period". Each port draws the line-card power of the real 40 Gb/s link (⌈40 / 2.5⌉ Cisco
 ONS 15600 cards of 140 W) and nothing once off.
 
-The background reading is the study's main interpretation (``BACKGROUND_READINGS``): traffic.md
-§2's default (a CBR flow in each direction of every link) overloads HSTN–KSCY at 50 % and leaves
-the TCP flow 10 Mb/s at 60–90 %, whereas the seed keeps BIC and CUBIC at ≈ 20 Mb/s after pruning
-at every threshold. One CBR agent per link, from the link's second SNDlib end to its first
-(``"b_to_a"``), leaves exactly that: 20 Mb/s of CBR on the bottleneck of the TCP flow's path at
-every threshold and no port above 30 Mb/s. The checks use that reading; the full mode also runs
-the other two and the report compares them.
+The background reading is the study's main interpretation (``BACKGROUND_READINGS``): a CBR flow in
+each direction of every link overloads HSTN–KSCY at 50 % and leaves the TCP flow 10 Mb/s at 60–90 %,
+whereas the paper keeps BIC and CUBIC at ≈ 20 Mb/s after pruning at every threshold. One CBR agent
+per link, from the link's second SNDlib end to its first (``"b_to_a"``), leaves exactly that. The
+checks use that reading; the full mode also runs the other two and the report compares them. The
+ns-2.35 column of every target comes from ``validation/studies/greened_network`` (this scenario
+written out for ns-2.35's own agents).
 """
 
 from __future__ import annotations
@@ -40,18 +38,23 @@ import pandas as pd
 from wattnet.estop import (
     LINE_CARD_CAPACITY_BPS,
     LINE_CARD_WATTS,
-    SEED_001_ENERGY_SAVING_PERCENT,
-    SEED_001_TABLE_V,
-    SEED_001_WATTS_SAVED,
+    SASSU_ENERGY_SAVING_PERCENT,
+    SASSU_TABLE_V,
+    SASSU_WATTS_SAVED,
     estop,
     link_down_events,
     watts_saved,
 )
+from wattnet.experiments import GREENED_NETWORK_PAPER
 from wattnet.experiments.report import (
     check,
+    judge,
     plt,
+    reference_checks,
+    reference_rows,
     rounded,
     save_figure,
+    stage,
     table_html,
     write_checks,
     write_report,
@@ -63,26 +66,25 @@ from wattnet.topology import Topology, abilene
 from wattnet.traffic import link_cbr_flows
 
 NAME = "greened-network"
-SEED_FILE = "001_88f6b0676a27e617.txt"
 
-# Seed Table II.
+# The paper's Table II.
 LINK_RATE_BPS = 40e6
-CAPACITY_SCALE = 1000  # the seed scaled ABILENE's 40 Gb/s links down to 40 Mb/s
+CAPACITY_SCALE = 1000  # the paper scaled ABILENE's 40 Gb/s links down to 40 Mb/s
 CBR_LOAD = 0.25
 TCP_SOURCE, TCP_DESTINATION = 8, 10
 DURATION_S = 60.0
 SWITCH_OFF_S = 30.0
 TRANSITION_S = 0.03
 THRESHOLDS = (50, 60, 70, 80, 90)
-TABLE_IV_THRESHOLDS = (50, 70, 90)  # the columns of seed Table IV
+TABLE_IV_THRESHOLDS = (50, 70, 90)  # the columns of the paper's Table IV
 FIG2_THRESHOLD = 70
 
-MSS_BYTES = 1000  # + 40 B of TCP/IP header: the seed's 1040 B segments
-CBR_PACKET_BYTES = 1000  # traffic.md §2 default (the seed gives no size)
-RECORDER_INTERVAL_S = 0.01  # metrics.md §B: cwnd sampled every 10 ms
-# cwnd statistics "before" skip the initial slow start and its recovery (metrics.md §B's option).
+MSS_BYTES = 1000  # + 40 B of TCP/IP header: the paper's 1040 B segments
+CBR_PACKET_BYTES = 1000  # wattnet default (the paper gives no size)
+RECORDER_INTERVAL_S = 0.01  # cwnd sampled every 10 ms
+# cwnd statistics "before" skip the initial slow start and its recovery.
 STEADY_FROM_S = 10.0
-# The transition the seed's Fig. 2 shows as a short deep drop: the first second after ESTOP.
+# The transition the paper's Fig. 2 shows as a short deep drop: the first second after ESTOP.
 TRANSITION_WINDOW_S = 1.0
 # A cwnd reduction is a fall of at least 10 % between two samples; falls less than 1 s apart
 # belong to one loss event, between whose first and last fall duplicate ACKs inflate cwnd
@@ -96,11 +98,11 @@ B3_TOLERANCE = 0.03
 VEGAS_COLLAPSE_LOSS_PCT = 75.0
 VEGAS_MODERATE_LOSS_PCT = 50.0
 
-# Seed Table III, in the order of Table IV: the ``tcp`` settings of each variant over the ``ns2``
+# The paper's Table III, in the order of Table IV: the ``tcp`` settings of each variant over the ``ns2``
 # profile. Tahoe, Reno, NewReno and Vegas are ns-2's own agents (Vegas's diff is
 # cwnd·(rtt − baseRTT)/rtt, α/β/γ = 1/3/1). ns-2 has BIC and CUBIC only as its TCP-Linux agent,
 # which "supports SACK" and is run with a SACK receiver (ns-2 manual, "Linux TCP"), with the
-# modules of the kernels the seed names: CUBIC's β is 0.8 there (tcp.md §2).
+# modules of the kernels the paper names: CUBIC's β is 0.8 there.
 VARIANTS: dict[str, dict[str, Any]] = {
     "Tahoe": {"congestion_control": {"type": "tahoe"}},
     "Reno": {"congestion_control": {"type": "reno"}},
@@ -111,12 +113,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 LOSS_BASED = ("Tahoe", "Reno", "NewReno", "BIC", "CUBIC")
 AIMD = ("Tahoe", "Reno", "NewReno")
-# Seed Fig. 2's panels as its text names them: (a), (b) and (e) the AIMD class, (c) BIC,
+# The paper's Fig. 2's panels as its text names them: (a), (b) and (e) the AIMD class, (c) BIC,
 # (d) CUBIC, (f) Vegas. Which of Tahoe, Reno and NewReno is (a), (b) or (e) is assumed.
 FIG2_PANELS = (("a", "Tahoe"), ("b", "Reno"), ("c", "BIC"), ("d", "CUBIC"), ("e", "NewReno"), ("f", "Vegas"))
 
-# Seed Table IV (Mb/s): before ESTOP, and after it at 50, 70 and 90 %.
-SEED_TABLE_IV: dict[str, tuple[float, dict[int, float]]] = {
+# The paper's Table IV (Mb/s): before ESTOP, and after it at 50, 70 and 90 %.
+PAPER_TABLE_IV: dict[str, tuple[float, dict[int, float]]] = {
     "Tahoe": (18.11, {50: 12.42, 70: 12.81, 90: 13.19}),
     "Reno": (20.82, {50: 15.62, 70: 15.91, 90: 16.27}),
     "NewReno": (21.51, {50: 15.30, 70: 15.51, 90: 15.96}),
@@ -125,11 +127,11 @@ SEED_TABLE_IV: dict[str, tuple[float, dict[int, float]]] = {
     "Vegas": (26.72, {50: 0.1, 70: 0.32, 90: 19.02}),
 }
 
-# Background readings (traffic.md §2): link_cbr_flows' ``directions``.
+# Background readings: link_cbr_flows' ``directions``.
 BACKGROUND_READINGS: dict[str, str] = {
     "b_to_a": "one CBR flow per link, from its second SNDlib end to its first",
     "a_to_b": "one CBR flow per link, from its first SNDlib end to its second",
-    "both": "one CBR flow per link and direction (traffic.md §2's default)",
+    "both": "one CBR flow per link and direction (wattnet default)",
 }
 PRIMARY_BACKGROUND = "b_to_a"
 
@@ -144,7 +146,7 @@ BASE_SEED = 1
 
 
 def greened_abilene() -> Topology:
-    """ABILENE at 40 Mb/s whose every port draws the line cards of its real 40 Gb/s link (power.md §9.3)."""
+    """ABILENE at 40 Mb/s whose every port draws the line cards of its real 40 Gb/s link."""
     network = abilene(LINK_RATE_BPS)
     line_card = {
         "type": "line_card",
@@ -212,12 +214,12 @@ def base_scenario(reading: str, replication: int, *, with_tcp: bool = True) -> S
 
 
 def estop_table(network: Topology) -> pd.DataFrame:
-    """Per threshold: the links the algorithmic ESTOP switches off (the runs use these) and seed
-    Table V's, their energy saving and the line-card watts of power.md §9.3's rule."""
+    """Per threshold: the links the algorithmic ESTOP switches off (the runs use these) and the paper's
+    Table V's, their energy saving and the line-card watts of one set of cards per link."""
     rows = []
     for threshold in THRESHOLDS:
         result = estop(network, threshold / 100)
-        seed_links = {tuple(sorted(link)) for link in SEED_001_TABLE_V[threshold]}
+        paper_links = {tuple(sorted(link)) for link in SASSU_TABLE_V[threshold]}
         rows.append({
             "threshold_pct": threshold,
             "links_off": len(result.off_links),
@@ -225,10 +227,10 @@ def estop_table(network: Topology) -> pd.DataFrame:
             "lambda2_ratio": result.lambda2_ratios[-1] if result.lambda2_ratios else 1.0,
             "energy_saving_pct": 100 * result.energy_saving,
             "watts_saved": watts_saved(result.off_links, LINK_RATE_BPS * CAPACITY_SCALE),
-            "seed_off_links": link_label(SEED_001_TABLE_V[threshold]),
-            "seed_energy_saving_pct": SEED_001_ENERGY_SAVING_PERCENT[threshold],
-            "seed_watts_saved": SEED_001_WATTS_SAVED.get(threshold, math.nan),
-            "same_links_as_seed": set(result.off_link_ids) == seed_links,
+            "paper_off_links": link_label(SASSU_TABLE_V[threshold]),
+            "paper_energy_saving_pct": SASSU_ENERGY_SAVING_PERCENT[threshold],
+            "paper_watts_saved": SASSU_WATTS_SAVED.get(threshold, math.nan),
+            "same_links_as_paper": set(result.off_link_ids) == paper_links,
             "off_link_names": result.off_links,
         })  # fmt: skip
     return pd.DataFrame(rows)
@@ -239,7 +241,7 @@ def link_label(links: Any) -> str:
 
 
 def lowest_id_path(graph: nx.Graph, source: Any, target: Any) -> list[Any]:
-    """The engine's route (routing.md §3 default): hop-count shortest paths, and on ties the
+    """The engine's route (wattnet default): hop-count shortest paths, and on ties the
     neighbour with the lowest node id (the graph's node order)."""
     order = {node: i for i, node in enumerate(graph.nodes)}
     distance = nx.single_source_shortest_path_length(graph, target)
@@ -270,7 +272,8 @@ def run_tcp(
     events = {n: link_down_events(links, at_s=SWITCH_OFF_S) for n, links in link_sets.items()}
     grid = {"events": list(events.values()), "flows[0].tcp": [tcp_settings(variant) for variant in VARIANTS]}
     store = out / "store" / "tcp" / reading / f"replication_{replication}"
-    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
+    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers,
+                  progress=progress and f"{NAME} {reading} replication {replication}")  # fmt: skip
     require_done(table, store)
     variant_of = {settings["congestion_control"]["type"]: name for name, settings in VARIANTS.items()}
     rows = []
@@ -298,7 +301,8 @@ def run_background_loads(
     events = {n: link_down_events(links, at_s=SWITCH_OFF_S) for n, links in link_sets.items()}
     grid = {"flows": list(backgrounds.values()), "events": list(events.values())}
     store = out / "store" / "background_only"
-    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers, progress=progress)
+    table = sweep(base, grid, 1, out=store, executor=executor, workers=workers,
+                  progress=progress and f"{NAME} background only")  # fmt: skip
     require_done(table, store)
     reading_of = {json.dumps(flows, sort_keys=True): reading for reading, flows in backgrounds.items()}
     names = network.names
@@ -327,7 +331,7 @@ def run_background_loads(
 
 
 def run_metrics(run_dir: Path) -> dict[str, float]:
-    """metrics.md §B for one run: goodput of the TCP flow over [0, 30) and [30, 60), its path
+    """The measures for one run: goodput of the TCP flow over [0, 30) and [30, 60), its path
     lengths, retransmissions and the cwnd statistics of Fig. 2; the line-card power saved."""
     flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
     connection = pd.read_parquet(run_dir / "connections.parquet").set_index("flow").loc["tcp"]
@@ -434,21 +438,21 @@ def by_threshold(runs: pd.DataFrame, estop_rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_iv(per_threshold: pd.DataFrame) -> pd.DataFrame:
-    """Seed Table IV per background reading, variant and threshold: means over replications (with
-    95 % CI half-widths), throughput loss (metrics.md §B) and the seed's values."""
+    """The paper's Table IV per background reading, variant and threshold: means over replications (with
+    95 % CI half-widths), throughput loss and the paper's values."""
     rows = []
     for (reading, variant, threshold), group in per_threshold.groupby(["background", "variant", "threshold_pct"]):
         before, before_ci = mean_ci(group["throughput_before_mbps"])
         after, after_ci = mean_ci(group["throughput_after_mbps"])
         loss, loss_ci = mean_ci(100 * (1 - group["throughput_after_mbps"] / group["throughput_before_mbps"]))
-        seed_before, seed_after = SEED_TABLE_IV[variant]
+        paper_before, paper_after = PAPER_TABLE_IV[variant]
         rows.append({
             "background": reading, "variant": variant, "threshold_pct": threshold, "replications": len(group),
             "before_mbps": before, "before_mbps_ci95": before_ci,
             "after_mbps": after, "after_mbps_ci95": after_ci,
             "loss_pct": loss, "loss_pct_ci95": loss_ci,
-            "seed_before_mbps": seed_before, "seed_after_mbps": seed_after.get(threshold, math.nan),
-            "seed_loss_pct": 100 * (1 - seed_after[threshold] / seed_before) if threshold in seed_after else math.nan,
+            "paper_before_mbps": paper_before, "paper_after_mbps": paper_after.get(threshold, math.nan),
+            "paper_loss_pct": 100 * (1 - paper_after[threshold] / paper_before) if threshold in paper_after else math.nan,
             "hops_after": int(group["hops_after"].iloc[0]),
         })  # fmt: skip
     table = pd.DataFrame(rows)
@@ -459,26 +463,26 @@ def table_iv(per_threshold: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_iv_wide(iv: pd.DataFrame) -> pd.DataFrame:
-    """Table IV laid out as the seed's: one row per variant, "wattnet (seed)" in each cell."""
+    """Table IV laid out as the paper's: one row per variant, "wattnet (paper)" in each cell."""
     rows = []
     for variant in VARIANTS:
         cells = iv[iv["variant"] == variant].set_index("threshold_pct")
         first = cells.iloc[0]
-        row = {"variant": variant, "before [Mb/s]": _pair(first["before_mbps"], first["seed_before_mbps"])}
+        row = {"variant": variant, "before [Mb/s]": _pair(first["before_mbps"], first["paper_before_mbps"])}
         for t in THRESHOLDS:
-            row[f"after {t} % [Mb/s]"] = _pair(cells.loc[t, "after_mbps"], cells.loc[t, "seed_after_mbps"])
+            row[f"after {t} % [Mb/s]"] = _pair(cells.loc[t, "after_mbps"], cells.loc[t, "paper_after_mbps"])
         for t in THRESHOLDS:
-            row[f"loss {t} % [%]"] = _pair(cells.loc[t, "loss_pct"], cells.loc[t, "seed_loss_pct"], digits=1)
+            row[f"loss {t} % [%]"] = _pair(cells.loc[t, "loss_pct"], cells.loc[t, "paper_loss_pct"], digits=1)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _pair(measured: float, seed: float, digits: int = 2) -> str:
-    return f"{measured:.{digits}f}" + ("" if math.isnan(seed) else f" ({seed:.{digits}f})")
+def _pair(measured: float, paper: float, digits: int = 2) -> str:
+    return f"{measured:.{digits}f}" + ("" if math.isnan(paper) else f" ({paper:.{digits}f})")
 
 
 def table_v(estop_rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
-    """Seed Table V with the engine's measured line-card saving (primary background, any run)."""
+    """The paper's Table V with the engine's measured line-card saving (primary background, any run)."""
     measured = runs[runs["background"] == PRIMARY_BACKGROUND].groupby("links_off")["line_card_watts_saved"].mean()
     table = estop_rows.drop(columns=["off_link_names"]).copy()
     table["engine_watts_saved_both_ends"] = table["links_off"].map(measured)
@@ -514,7 +518,7 @@ def load_summary(loads: pd.DataFrame, estop_rows: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------------
-# Checks (targets.md §B)
+# Checks
 # ---------------------------------------------------------------------------------------------
 
 
@@ -536,21 +540,21 @@ def checks(network: Topology, iv: pd.DataFrame, v: pd.DataFrame, per_threshold: 
 def b1_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
     """B1 (Table IV), one check per variant: every throughput within ±15 %, losses shown."""
     result = []
-    for variant, (seed_before, seed_after) in SEED_TABLE_IV.items():
+    for variant, (paper_before, paper_after) in PAPER_TABLE_IV.items():
         measured = {"before": _cell(iv, variant, TABLE_IV_THRESHOLDS[0], "before_mbps")}
-        seed = {"before": seed_before}
+        paper = {"before": paper_before}
         for t in TABLE_IV_THRESHOLDS:
             measured[f"after {t} %"] = _cell(iv, variant, t, "after_mbps")
-            seed[f"after {t} %"] = seed_after[t]
-        within = all(abs(measured[k] - seed[k]) <= B1_TOLERANCE * seed[k] for k in seed)
+            paper[f"after {t} %"] = paper_after[t]
+        within = all(abs(measured[k] - paper[k]) <= B1_TOLERANCE * paper[k] for k in paper)
         losses = {f"loss {t} %": rounded(_cell(iv, variant, t, "loss_pct"), 1) for t in TABLE_IV_THRESHOLDS}
-        seed_losses = {f"loss {t} %": rounded(_cell(iv, variant, t, "seed_loss_pct"), 1) for t in TABLE_IV_THRESHOLDS}
+        paper_losses = {f"loss {t} %": rounded(_cell(iv, variant, t, "paper_loss_pct"), 1) for t in TABLE_IV_THRESHOLDS}
         result.append(check(
             f"B1.{variant}",
             f"Table IV: {variant} average throughput before ESTOP and after it at 50, 70, 90 % (Mb/s)",
-            {**seed, **seed_losses},
+            {**paper, **paper_losses},
             {**{k: rounded(x) for k, x in measured.items()}, **losses},
-            "each throughput within ±15 % of the seed's (losses shown, metrics.md §B)",
+            "each throughput within ±15 % of the paper's (losses shown, the wattnet defaults §B)",
             within,
         ))  # fmt: skip
     return result
@@ -561,26 +565,26 @@ def b2_b3_checks(v: pd.DataFrame) -> list[dict[str, Any]]:
     result = []
     for _, row in v.iterrows():
         threshold = int(row["threshold_pct"])
-        saving_gap = abs(row["energy_saving_pct"] - row["seed_energy_saving_pct"])
+        saving_gap = abs(row["energy_saving_pct"] - row["paper_energy_saving_pct"])
         result.append(check(
             f"B2.{threshold}",
             f"Table V at {threshold} %: links switched off and energy saving",
-            {"links": row["seed_off_links"], "energy_saving_pct": row["seed_energy_saving_pct"]},
+            {"links": row["paper_off_links"], "energy_saving_pct": row["paper_energy_saving_pct"]},
             {"links": row["off_links"], "energy_saving_pct": rounded(row["energy_saving_pct"], 1),
              "lambda2_ratio": rounded(row["lambda2_ratio"], 4)},
-            "the same links; saving within 0.05 points (the seed rounds to 0.1)",
-            bool(row["same_links_as_seed"]) and saving_gap <= 0.05,
+            "the same links; saving within 0.05 points (the paper rounds to 0.1)",
+            bool(row["same_links_as_paper"]) and saving_gap <= 0.05,
         ))  # fmt: skip
-    for threshold, seed_watts in SEED_001_WATTS_SAVED.items():
+    for threshold, paper_watts in SASSU_WATTS_SAVED.items():
         row = v[v["threshold_pct"] == threshold].iloc[0]
         result.append(check(
             f"B3.{threshold}",
             f"Watts saved at {threshold} % at the original 40 Gb/s (140 W per 2.5 Gb/s card)",
-            seed_watts,
+            paper_watts,
             {"rule_one_card_set_per_link": rounded(row["watts_saved"], 1), "links_off": int(row["links_off"]),
              "engine_both_ends": rounded(row["engine_watts_saved_both_ends"], 1)},
-            "rule (power.md §9.3) within ±3 % of the seed",
-            abs(row["watts_saved"] - seed_watts) <= B3_TOLERANCE * seed_watts,
+            "rule within ±3 % of the paper",
+            abs(row["watts_saved"] - paper_watts) <= B3_TOLERANCE * paper_watts,
         ))  # fmt: skip
     return result
 
@@ -590,19 +594,21 @@ def b4_checks(network: Topology, runs: pd.DataFrame) -> list[dict[str, Any]]:
     degrees = [d for _, d in network.graph().degree()]
     facts = {"nodes": len(network.nodes), "links": len(network.links), "degree_min": min(degrees),
              "degree_mean": sum(degrees) / len(degrees), "degree_max": max(degrees)}  # fmt: skip
-    seed_facts = {"nodes": 12, "links": 15, "degree_min": 1, "degree_mean": 2.5, "degree_max": 4}
+    paper_facts = {"nodes": 12, "links": 15, "degree_min": 1, "degree_mean": 2.5, "degree_max": 4}
     hops = runs.groupby("threshold_pct")[["hops_before", "hops_after"]].agg(lambda h: sorted(set(h)))
-    # The seed's "+1 hop" comes with (2;8) switched off; at its other thresholds the path keeps its 5 hops.
-    with_2_8_off = [t for t, links in SEED_001_TABLE_V.items() if (2, 8) in links]
+    # The paper's "+1 hop" comes with (2;8) switched off; at its other thresholds the path keeps its 5 hops.
+    with_2_8_off = [t for t, links in SASSU_TABLE_V.items() if (2, 8) in links]
     hops_ok = all(hops.loc[t, "hops_before"] == [5] and hops.loc[t, "hops_after"] == [6] for t in with_2_8_off)
     return [
-        check("B4.topology", "Table I: ABILENE nodes, links, degrees", seed_facts, facts, "exact", facts == seed_facts),
+        check(
+            "B4.topology", "Table I: ABILENE nodes, links, degrees", paper_facts, facts, "exact", facts == paper_facts
+        ),
         check(
             "B4.hops",
             "Table II: the TCP path 8 → 10 has 5 hops, and 1 more after ESTOP where (2;8) goes off",
             {"before": 5, "after": 6, "thresholds": with_2_8_off},
             {f"{t} %": f"{b[0]} → {a[0]}" for t, (b, a) in hops.iterrows()},
-            f"exact at {', '.join(map(str, with_2_8_off))} % (the seed's sets with (2;8) off)",
+            f"exact at {', '.join(map(str, with_2_8_off))} % (the paper's sets with (2;8) off)",
             hops_ok,
         ),
     ]
@@ -680,11 +686,11 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def b6_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
-    """B6: the seed's orderings, on Table IV's means at 50, 70 and 90 %."""
+    """B6: the paper's orderings, on Table IV's means at 50, 70 and 90 %."""
     before = _by_variant(iv, TABLE_IV_THRESHOLDS[0], "before_mbps")
     after = {t: _by_variant(iv, t, "after_mbps") for t in TABLE_IV_THRESHOLDS}
     loss = {t: _by_variant(iv, t, "loss_pct") for t in TABLE_IV_THRESHOLDS}
-    seed_loss = {t: _by_variant(iv, t, "seed_loss_pct") for t in TABLE_IV_THRESHOLDS}
+    paper_loss = {t: _by_variant(iv, t, "paper_loss_pct") for t in TABLE_IV_THRESHOLDS}
 
     tops = {"before": list(before.nlargest(2).index)} | {
         f"after {t} %": list(after[t].nlargest(2).index) for t in TABLE_IV_THRESHOLDS
@@ -729,12 +735,12 @@ def b6_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
         ),
         check(
             "B6.loss-falls", "All variants: the throughput loss falls as the threshold rises (Fig. 3)",
-            {v: [rounded(seed_loss[t][v], 1) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS},
+            {v: [rounded(paper_loss[t][v], 1) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS},
             trend | {"falls": falls}, "loss % at 50 ≥ 70 ≥ 90 % and 50 > 90 %, every variant", all(falls.values()),
         ),
         check(
             "B6.vegas-collapse", "Vegas collapses at 50 % and 70 % and is moderate at 90 % (Fig. 4)",
-            {f"{t} %": rounded(seed_loss[t]["Vegas"], 1) for t in TABLE_IV_THRESHOLDS}, vegas,
+            {f"{t} %": rounded(paper_loss[t]["Vegas"], 1) for t in TABLE_IV_THRESHOLDS}, vegas,
             f"loss ≥ {VEGAS_COLLAPSE_LOSS_PCT:g} % at 50 and 70 %, ≤ {VEGAS_MODERATE_LOSS_PCT:g} % at 90 %",
             collapses and vegas["90 %"] <= VEGAS_MODERATE_LOSS_PCT,
         ),
@@ -753,7 +759,7 @@ def _error_bars(rows: pd.DataFrame) -> pd.Series | None:
 
 
 def figure2(traces: pd.DataFrame, path: Path) -> list[Path]:
-    """Seed Fig. 2: cwnd (segments) of each variant at th = 70 %, HIGH energy before ESTOP, LOW after."""
+    """The paper's Fig. 2: cwnd (segments) of each variant at th = 70 %, HIGH energy before ESTOP, LOW after."""
     pyplot = plt()
     fig, axes = pyplot.subplots(3, 2, figsize=(11, 9), sharex=True)
     for ax, (letter, variant) in zip(axes.flat, FIG2_PANELS, strict=True):
@@ -773,36 +779,54 @@ def figure2(traces: pd.DataFrame, path: Path) -> list[Path]:
     return save_figure(fig, path)
 
 
-def figure3(iv: pd.DataFrame, path: Path) -> list[Path]:
-    """Seed Fig. 3: throughput loss against the connectivity threshold, loss-based variants."""
+def figure3(iv: pd.DataFrame, v: pd.DataFrame, path: Path, ns2_iv: pd.DataFrame | None = None) -> list[Path]:
+    """The paper's Fig. 3: (a) throughput loss against the connectivity threshold, loss-based variants
+    (wattnet, the paper's Table IV and, where stored, ns-2.35 on the same scenario); (b) the energy
+    saving of ESTOP's link sets (Table V: wattnet's line-card rule and the paper's)."""
     pyplot = plt()
-    fig, ax = pyplot.subplots(figsize=(7.5, 5))
+    fig, (ax, energy) = pyplot.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 2]})
     for variant in LOSS_BASED:
         rows = iv[iv["variant"] == variant]
         line = ax.errorbar(rows["threshold_pct"], rows["loss_pct"], yerr=_error_bars(rows), marker="o",
                            capsize=3, label=f"{variant} (wattnet)")  # fmt: skip
-        seed = rows.dropna(subset=["seed_loss_pct"])
-        ax.plot(seed["threshold_pct"], seed["seed_loss_pct"], ls=":", marker="x", color=line[0].get_color(),
-                label=f"{variant} (seed)")  # fmt: skip
+        paper = rows.dropna(subset=["paper_loss_pct"])
+        ax.plot(paper["threshold_pct"], paper["paper_loss_pct"], ls=":", marker="x", color=line[0].get_color(),
+                label=f"{variant} (paper)")  # fmt: skip
+        if ns2_iv is not None:
+            ref = ns2_iv[ns2_iv["variant"] == variant]
+            ax.plot(ref["threshold_pct"], ref["loss_pct"], ls="--", lw=0.8, marker="s", mfc="none",
+                    color=line[0].get_color(), label=f"{variant} (ns-2.35)")  # fmt: skip
     ax.set_xlabel("connectivity threshold [%]")
     ax.set_ylabel("throughput loss [%]")
     ax.set_xticks(THRESHOLDS)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
-    ax.set_title("Fig. 3 — throughput loss of the loss-based variants")
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False)
+    ax.set_title("(a) throughput loss of the loss-based variants", fontsize=10)
+    energy.plot(v["threshold_pct"], v["energy_saving_pct"], marker="o", label="wattnet (ESTOP's links)")
+    energy.plot(
+        v["threshold_pct"], v["paper_energy_saving_pct"], ls=":", marker="x", color="0.3", label="paper (Table V)"
+    )
+    energy.set_xlabel("connectivity threshold [%]")
+    energy.set_ylabel("energy saving [%]")
+    energy.set_xticks(THRESHOLDS)
+    energy.set_ylim(0, None)
+    energy.grid(True, alpha=0.3)
+    energy.legend(fontsize=7, loc="lower left")
+    energy.set_title("(b) energy saving of the links switched off", fontsize=10)
+    fig.suptitle("Fig. 3 — throughput loss and energy saving against ESTOP's connectivity threshold")
     fig.tight_layout()
     return save_figure(fig, path)
 
 
 def figure4(iv: pd.DataFrame, path: Path) -> list[Path]:
-    """Seed Fig. 4: Vegas's throughput loss against the connectivity threshold."""
+    """The paper's Fig. 4: Vegas's throughput loss against the connectivity threshold."""
     pyplot = plt()
     rows = iv[iv["variant"] == "Vegas"]
     fig, ax = pyplot.subplots(figsize=(6.5, 4.5))
     ax.bar(rows["threshold_pct"] - 1.5, rows["loss_pct"], width=3, yerr=_error_bars(rows),
            capsize=3, label="wattnet")  # fmt: skip
-    seed = rows.dropna(subset=["seed_loss_pct"])
-    ax.bar(seed["threshold_pct"] + 1.5, seed["seed_loss_pct"], width=3, color="0.6", label="seed")
+    paper = rows.dropna(subset=["paper_loss_pct"])
+    ax.bar(paper["threshold_pct"] + 1.5, paper["paper_loss_pct"], width=3, color="0.6", label="paper")
     ax.set_xlabel("connectivity threshold [%]")
     ax.set_ylabel("throughput loss [%]")
     ax.set_xticks(THRESHOLDS)
@@ -823,69 +847,71 @@ def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]
     """(parameter, value, source) rows of the report."""
     readings = ", ".join(config["backgrounds"])
     return [
-        ("topology", "SNDlib ABILENE, 12 nodes, 15 links, 0-based SNDlib ids (topologies.md §1)", "seed"),
+        ("topology", "SNDlib ABILENE, 12 nodes, 15 links, 0-based SNDlib ids", "paper"),
         ("links", (f"{LINK_RATE_BPS / 1e6:g} Mb/s both ways; delay = great-circle distance at 2×10⁵ km/s, "
-                  "rounded to whole ms (1–11 ms)"), "seed + spec default"),
+                  "rounded to whole ms (1–11 ms)"), "paper + wattnet default"),
         ("buffers", "DropTail, 300 packets per port (the longest TCP path's BDP is ≈ 272 packets)",
-         "seed (\"higher than the BDP\") + spec default"),
+         "paper (\"higher than the BDP\") + interpretation (300)"),
         ("background", (f"CBR over UDP at {CBR_LOAD:.0%} of the link: 10 Mb/s of {CBR_PACKET_BYTES} B packets, start "
                        f"offset uniform in one packet interval; {BACKGROUND_READINGS[PRIMARY_BACKGROUND]} "
                        f"({PRIMARY_BACKGROUND}, the checks); readings run: {readings}"),
-         "seed (25 %) + spec default (1000 B) + interpretation"),
+         "paper (25 %) + wattnet default (1000 B) + interpretation"),
         ("TCP flow", (f"bulk (the 1 GB file outlasts the run), node {TCP_SOURCE} (NYCM) → node {TCP_DESTINATION} "
-                     f"(STTL), 1040 B packets = {MSS_BYTES} B payload + 40 B header"), "seed"),
+                     f"(STTL), 1040 B packets = {MSS_BYTES} B payload + 40 B header"), "paper"),
         ("TCP variants", ("Tahoe, Reno, NewReno, Vegas (α/β/γ = 1/3/1, diff = cwnd·(rtt − baseRTT)/rtt) as ns-2's "
                          "agents; BIC (β = 819/1024) and CUBIC (β = 0.8, C = 0.4, no HyStart) as ns-2's TCP-Linux "
-                         "agent, with SACK"), "seed Table III + spec defaults (tcp.md §1–3) + interpretation"),
+                         "agent, with SACK"), "the paper's Table III + wattnet defaults + interpretation"),
         ("TCP profile", ("ns2: no SACK (BIC, CUBIC: SACK), no delayed ACKs, IW 2, initial RTO 3 s, min RTO 0.2 s, "
-                        "10 ms tick, 1 GiB receive window"), "spec (tcp.md §0.1): the seed ran ns-2"),
-        ("ESTOP", ("algorithmic (routing.md §1.1): ascending initial edge betweenness; a removal is kept while the "
-                  "graph stays connected with λ₂ ≥ th·λ₂(original)"), "spec; thresholds 50–90 % from the seed"),
-        ("ESTOP activation", f"t = {SWITCH_OFF_S:g} s, every link at once on every router", "seed"),
+                        "10 ms tick"), "ns-2.35 default (windowInit_ 2, Agent/TCPSink, rtxcur_init_ 3, minrto_ 0.2, tcpTick_ 0.01)"),
+        ("receive window", "1 GiB", ("interpretation: ns-2.35's window_ of 20 packets would cap the flow at ≈ 2 Mb/s, "
+         "far below the paper's 27 Mb/s")),
+        ("ESTOP", ("algorithmic: ascending initial edge betweenness; a removal is kept while the "
+                  "graph stays connected with λ₂ ≥ th·λ₂(original)"), "interpretation of Cuomo et al.; thresholds 50–90 % from the paper"),
+        ("ESTOP activation", f"t = {SWITCH_OFF_S:g} s, every link at once on every router", "paper"),
         ("re-routing", (f"global reconvergence: every router installs the new hop-count shortest paths "
                        f"{TRANSITION_S * 1000:g} ms after the switch-off (lowest next-hop id on ties, no ECMP); "
                        "packets sent over an off link meanwhile are lost"),
-         "seed (0.03 s transition) + spec default (routing.md §2–3)"),
-        ("duration", f"{DURATION_S:g} s; before = [0, 30) s, after = [30, 60) s (metrics.md §B)", "seed"),
+         "paper (0.03 s transition) + wattnet default"),
+        ("duration", f"{DURATION_S:g} s; before = [0, 30) s, after = [30, 60) s", "paper"),
         ("line cards", f"per port ⌈40 Gb/s / 2.5 Gb/s⌉ × {LINE_CARD_WATTS:g} W = 2240 W while on, 0 W off",
-         "seed (Cisco ONS 15600) + power.md §9.3"),
+         "paper (Cisco ONS 15600) + wattnet default (one set of cards per port)"),
         ("replications", f"{config['replications']} (the CBR start offsets are redrawn; nothing else is random)",
-         "the seed ran one" + (" (1: --quick)" if quick else "")),
+         "wattnet default (the paper ran one)" + (" (1: --quick)" if quick else "")),
         ("cwnd sampling", f"every {RECORDER_INTERVAL_S * 1000:g} ms; statistics before ESTOP from {STEADY_FROM_S:g} s",
-         "spec default (metrics.md §B)"),
+         "wattnet default"),
     ]  # fmt: skip
 
 
 def interpretations(v: pd.DataFrame, quick: bool) -> list[str]:
-    """The report's list of the choices made where the seed is silent or ambiguous (HTML)."""
+    """The report's list of the choices made where the paper is silent or ambiguous (HTML)."""
     ratio_80 = float(v[v["threshold_pct"] == 80]["lambda2_ratio"].iloc[0])
     return [
-        f"""<b>Background traffic.</b> The seed: "CBR traffic on top of UDP using 25 % of the link capacity of every
-link, before the links switch-off", re-routed by OSPF after it. traffic.md §2's default reads it as a CBR flow in each
+        f"""<b>Background traffic.</b> The paper: "CBR traffic on top of UDP using 25 % of the link capacity of every
+link, before the links switch-off", re-routed by OSPF after it. wattnet's default reads it as a CBR flow in each
 direction of every link. After pruning, that puts the flows of SNVA–STTL and SNVA–DNVR on KSCY→DNVR (30 Mb/s of CBR at
 every threshold) and at 50 % five flows (50 Mb/s) on each direction of HSTN–KSCY, a link of the TCP path: the
-background alone overloads the network, and the TCP flow keeps at most 10 Mb/s after ESTOP. The seed's numbers say
+background alone overloads the network, and the TCP flow keeps at most 10 Mb/s after ESTOP. The paper's numbers say
 otherwise: BIC and CUBIC keep ≈ 27 of the 30 Mb/s the CBR leaves them before ESTOP and ≈ 20 Mb/s after it at 50, 70 and
 90 % alike, so the bottleneck of the new path carries about 20 Mb/s of CBR and nothing is overloaded. One ns-2 CBR
 agent per link (a UDP agent at one end, a sink at the other) is the other literal reading, and <b>the runs use one flow
 per link from its second SNDlib end to its first (<code>{PRIMARY_BACKGROUND}</code>)</b>: of the three readings, the
 only one that leaves 20 Mb/s of CBR on the TCP path's bottleneck at every threshold (the offered loads below, measured
 by background-only runs). The other orientation (<code>a_to_b</code>) does the same at 60–90 % but puts 30 Mb/s on
-HSTN→KSCY, on the TCP path, at 50 %. The seed does not say which end sends: this choice is a calibration to its Table
+HSTN→KSCY, on the TCP path, at 50 %. The paper does not say which end sends: this choice is a calibration to its Table
 IV, not a fact from its text."""
         + ("" if quick else " Table IV with the other two readings is in the sensitivity section."),
-        f"""<b>ESTOP link sets.</b> The runs use the algorithmic ESTOP of routing.md §1.1
-(<code>wattnet.estop.estop</code>). It gives seed Table V's links at 50, 60, 70 and 90 %; at 80 % it also switches off
-(2;8) (λ₂ ratio {ratio_80:.4f} ≥ 0.8), where the seed lists only (9;10), (9;3); B2.80 and B3.80 report the difference
-as failing. The seed's 80 % set is its 90 % set, so the 90 % column shows what the seed's 80 % row gives. 60, 70 and
+        f"""<b>ESTOP link sets.</b> The runs use the algorithmic ESTOP of the wattnet defaults
+(<code>wattnet.estop.estop</code>). It gives the paper's Table V's links at 50, 60, 70 and 90 %; at 80 % it also switches off
+(2;8) (λ₂ ratio {ratio_80:.4f} ≥ 0.8), where the paper lists only (9;10), (9;3); B2.80 and B3.80 report the difference
+as failing. The paper's 80 % set is its 90 % set, so the 90 % column shows what the paper's 80 % row gives. 60, 70 and
 the algorithmic 80 % switch off the same three links and share their runs.""",
-        """<b>BIC and CUBIC.</b> ns-2 has BIC and CUBIC only as modules of its TCP-Linux agent, so the seed, which
-names the Linux kernels they come from, most likely ran that agent (tcp.md's simulator note: probable, not verified).
+        """<b>BIC and CUBIC.</b> ns-2 has BIC and CUBIC only as modules of its TCP-Linux agent, so the paper, which
+names the Linux kernels they come from, most likely ran that agent (the wattnet defaults's simulator note: probable, not verified).
 The agent "supports SACK" and is run with a SACK receiver (ns-2 manual, "Linux TCP"): BIC and CUBIC run with the ns2
-profile plus SACK (RFC 6675 recovery), CUBIC with the β = 0.8 of the kernels the port carried (tcp.md §2). Tahoe, Reno,
+profile plus SACK (RFC 6675 recovery), CUBIC with the β = 0.8 of the kernels the port carried. Tahoe, Reno,
 NewReno and Vegas are ns-2's own agents, without SACK.""",
         """Throughput is the TCP flow's goodput (in-order bytes delivered to the receiver); before = [0, 30) s, after =
-[30, 60) s with the 0.03 s transition; throughput loss = (before − after)/before × 100 (metrics.md §B).""",
+[30, 60) s with the 0.03 s transition; throughput loss = (before − after)/before × 100.""",
         f"""<b>Fig. 2 measures.</b> Mean cwnd before ESTOP over [{STEADY_FROM_S:g}, 30) s (the initial slow-start
 overshoot left out) and after it over [30, 60) s. Peaks leave out loss recovery (from the first to the last fall of ≥
 10 % between samples of a loss event, falls less than {LOSS_EVENT_GAP_S:g} s apart), where each duplicate ACK inflates
@@ -893,18 +919,18 @@ a Reno-style cwnd by a segment; the peak after ESTOP is taken once its first sec
 lowest cwnd in that second is at most half the mean before; "new stable state": the mean after it is at least twice
 that lowest value. "Time to peak": with buffers above the BDP the AIMD sawtooth lasts ≈ 25 s, one per phase, so it is
 read from the growth rate in congestion avoidance (segments/s, ≈ 1 per RTT) and the SRTT, before and after. Panel
-letters follow the seed's text; which of Tahoe, Reno and NewReno is (a), (b) or (e) is assumed.""",
+letters follow the paper's text; which of Tahoe, Reno and NewReno is (a), (b) or (e) is assumed.""",
         f"""Vegas's collapse (B6) is a throughput loss ≥ {VEGAS_COLLAPSE_LOSS_PCT:g} % (less than a quarter left);
-moderate is ≤ {VEGAS_MODERATE_LOSS_PCT:g} %. The seed reports 99.6, 98.8 and 28.8 %.""",
-        """<b>Watts saved (B3).</b> power.md §9.3's rule counts one set of ⌈40/2.5⌉ = 16 cards of 140 W per link
-switched off (2240 W): 8960 W for 4 links, 4480 W for 2. The seed's 9072 and 4368 W are 2268 and 2184 W per link, which
+moderate is ≤ {VEGAS_MODERATE_LOSS_PCT:g} %. The paper reports 99.6, 98.8 and 28.8 %.""",
+        """<b>Watts saved (B3).</b> the wattnet defaults's rule counts one set of ⌈40/2.5⌉ = 16 cards of 140 W per link
+switched off (2240 W): 8960 W for 4 links, 4480 W for 2. The paper's 9072 and 4368 W are 2268 and 2184 W per link, which
 no single per-link rule gives; both are within ±3 % of the rule. The engine puts a card set on each port, i.e. at both
 ends of a link, so its measured saving is twice the rule.""",
     ]
 
 
 def differences(iv: pd.DataFrame, runs: pd.DataFrame) -> str:
-    """Where wattnet's numbers differ from the seed's, with the measured values and the likely reasons (HTML)."""
+    """Where wattnet's numbers differ from the paper's, with the measured values and the likely reasons (HTML)."""
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     before = _by_variant(primary, TABLE_IV_THRESHOLDS[0], "before_mbps")
     after = primary.pivot_table(index="variant", columns="threshold_pct", values="after_mbps")
@@ -918,19 +944,19 @@ def differences(iv: pd.DataFrame, runs: pd.DataFrame) -> str:
         return f"{to_one.get((variant, links_off), 0)}/{runs_per_set[(variant, links_off)]}"
 
     return f"""<ul>
-<li><b>Tahoe, Reno and NewReno before ESTOP</b> (seed 18.11, 20.82, 21.51 Mb/s; wattnet {before["Tahoe"]:.2f},
+<li><b>Tahoe, Reno and NewReno before ESTOP</b> (paper 18.11, 20.82, 21.51 Mb/s; wattnet {before["Tahoe"]:.2f},
 {before["Reno"]:.2f}, {before["NewReno"]:.2f}). The 300-packet buffers are above the ≈ 173-packet BDP of the 30 Mb/s
 the CBR leaves at a 48 ms RTT: halving a window of ≈ 456 segments leaves ≈ 228, still above the BDP, so NewReno keeps
 the path full (one loss event per phase, Fig. 2), and Tahoe's slow start back to ssthresh takes well under a second.
 Reno is lower because its recovery of the many losses of the initial slow start ends in timeouts
-({timeouts["Reno"]:.1f} per run). The seed's AIMD agents reach only 60–72 % of the 30 Mb/s; its text does not say what
+({timeouts["Reno"]:.1f} per run). The paper's AIMD agents reach only 60–72 % of the 30 Mb/s; its text does not say what
 held them back, so B1 fails for them, and B6's orderings among Tahoe, Reno and NewReno, which rest on those numbers,
 fail with it.</li>
-<li><b>BIC and CUBIC before ESTOP</b> (wattnet {before["BIC"]:.2f} and {before["CUBIC"]:.2f} Mb/s, seed 27.23 and
+<li><b>BIC and CUBIC before ESTOP</b> (wattnet {before["BIC"]:.2f} and {before["CUBIC"]:.2f} Mb/s, paper 27.23 and
 26.26): within B1's ±15 %, but below Tahoe, NewReno and Vegas: their initial slow start overshoots to ≈ 900 segments
 and its recovery ends in timeouts ({timeouts["BIC"]:.1f} and {timeouts["CUBIC"]:.1f} per run in all; their window falls
 to one segment after ESTOP at 70 % in {fell("BIC", 3)} and {fell("CUBIC", 3)} runs). After pruning at 50 and
-70 % they are the two best, CUBIC first, as in the seed.</li>
+70 % they are the two best, CUBIC first, as in the paper.</li>
 <li><b>Throughput loss at 90 % is not lower than at 70 %</b> (B6.loss-falls). With the chosen background the bottleneck
 of the TCP path carries 20 Mb/s of CBR after ESTOP at every threshold (table above), so the thresholds differ for the
 TCP flow only in its RTT (5 hops at 90 %, 6 at 50–70 %) and in the transition. At 90 % the flow keeps its path, and
@@ -938,15 +964,15 @@ TCP flow only in its RTT (5 hops at 90 %, 6 at 50–70 %) and in the transition.
 in flight: BIC and CUBIC fall to one segment after ESTOP in {fell("BIC", 2)} and {fell("CUBIC", 2)} runs at 90 %,
 against {fell("BIC", 3)} and {fell("CUBIC", 3)} at 70 %, where the flow itself is re-routed (after ESTOP: BIC
 {after.loc["BIC", 70]:.2f} Mb/s at 70 %, {after.loc["BIC", 90]:.2f} at 90 %; CUBIC {after.loc["CUBIC", 70]:.2f} and
-{after.loc["CUBIC", 90]:.2f}). The seed's loss falls by 1–2 points per step: its background leaves more room at 90 %
+{after.loc["CUBIC", 90]:.2f}). The paper's loss falls by 1–2 points per step: its background leaves more room at 90 %
 than at 50 %, which none of the three readings does.</li>
 <li><b>BIC and CUBIC at the transition</b> (B5.bic-cubic-above-1, th = 70 %). The 0.03 s black hole drops the tail of
 the window, which leaves no later segment to raise duplicate ACKs or SACK blocks; then only the retransmission timer
 recovers and cwnd restarts from one segment.</li>
-<li><b>Vegas after pruning at 50 and 70 %</b> (seed 0.1 and 0.32 Mb/s): wattnet's Vegas collapses too, to
+<li><b>Vegas after pruning at 50 and 70 %</b> (paper 0.1 and 0.32 Mb/s): wattnet's Vegas collapses too, to
 {after.loc["Vegas", 50]:.2f} and {after.loc["Vegas", 70]:.2f} Mb/s. Its baseRTT stays at the old path's ≈ 48 ms and the
 new path adds ≈ 8 ms of propagation, so it shrinks cwnd until cwnd·(rtt − baseRTT)/rtt ≤ β = 3 segments, about 20
-segments or ≈ 3 Mb/s. The seed's 0.1–0.3 Mb/s is a cwnd of one or two segments, deeper than that rule gives for these
+segments or ≈ 3 Mb/s. The paper's 0.1–0.3 Mb/s is a cwnd of one or two segments, deeper than that rule gives for these
 delays, so B1.Vegas fails after pruning while the collapse itself (B6.vegas-collapse) is reproduced.</li>
 </ul>"""
 
@@ -957,9 +983,9 @@ def report(
 ) -> Path:  # fmt: skip
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     sections = [
-        ("Table IV — average throughput and throughput loss, wattnet (seed)",
+        ("Table IV — average throughput and throughput loss, wattnet (paper)",
          table_html(table_iv_wide(primary))
-         + "<p>Means over replications, with 95 % CI half-widths in <code>tables/table_iv</code>. The seed has no "
+         + "<p>Means over replications, with 95 % CI half-widths in <code>tables/table_iv</code>. The paper has no "
          "60 and 80 % columns.</p>"),
         ("Table V — ESTOP link sets, energy saving and watts saved", table_html(v)),
         ("Background load alone (background-only runs; offered load per port, Mb/s)",
@@ -967,11 +993,11 @@ def report(
          + "<p>The TCP path's ports follow the engine's routing rule (hop count, lowest next-hop id), recomputed with "
          "networkx; its hop counts (<code>tcp_path_hops_after</code>) are the engine's (<code>hops_after</code> in the "
          "runs).</p>"),
-        ("Where wattnet differs from the seed, and the likely reasons", differences(iv, runs)),
+        ("Where wattnet differs from the paper, and the likely reasons", differences(iv, runs)),
     ]  # fmt: skip
     others = iv[iv["background"] != PRIMARY_BACKGROUND]
     if len(others):
-        columns = ["background", "variant", "threshold_pct", "before_mbps", "after_mbps", "loss_pct", "seed_loss_pct"]
+        columns = ["background", "variant", "threshold_pct", "before_mbps", "after_mbps", "loss_pct", "paper_loss_pct"]
         sections.append(("Sensitivity: Table IV with the other background readings (replication 0)",
                          table_html(others[columns])))  # fmt: skip
     run_columns = ["background", "replication", "variant", "links_off", "throughput_before_mbps",
@@ -987,7 +1013,15 @@ def report(
     background_runs = len(loads_summary)
     return write_report(
         out,
-        title=f"greened-network — seed {SEED_FILE}",
+        paper=GREENED_NETWORK_PAPER,
+        title=NAME,
+        reference_note=(
+            "The ns-2.35 column: the same links, delays, buffers, CBR background and ESTOP link sets, written out by "
+            "<code>validation/studies/greened_network/run.py</code> for <code>abilene.tcl</code>, with ns-2.35's own "
+            "Tahoe, Reno, NewReno and Vegas agents and its TCP-Linux agent (bic, cubic) with a SACK receiver, one run "
+            "per variant at 50, 70 and 90 %. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
+            "down (wattnet after the paper's 30 ms), and its ties between equal-length paths may break differently."
+        ),
         intro=f"{len(runs)} TCP runs of {DURATION_S:g} s and {background_runs} background-only runs"
         + (" (quick: every variant and threshold, one replication, the checked background only)." if quick else "."),
         quick=quick,
@@ -1020,6 +1054,7 @@ def reproduce(
     if len(link_sets) != len(set(estop_rows["off_links"])):
         raise RuntimeError("two thresholds switch off different links of the same number")
 
+    stage(NAME, "sweeping the variants, thresholds and backgrounds")
     frames = []
     for reading in config["backgrounds"]:
         replications = config["replications"] if reading == PRIMARY_BACKGROUND else 1
@@ -1038,12 +1073,34 @@ def reproduce(
         "background_load_summary": loads_summary, "fig2_cwnd": traces,
     })  # fmt: skip
 
+    stage(NAME, "figures")
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     figures = [
         *figure2(traces, out / "figures" / "fig2_cwnd"),
-        *figure3(primary, out / "figures" / "fig3_throughput_loss"),
+        *figure3(primary, v, out / "figures" / "fig3_throughput_loss", ns2_table_iv()),
         *figure4(primary, out / "figures" / "fig4_vegas"),
     ]
-    check_list = checks(network, iv, v, per_threshold)
+    stage(NAME, "checks and report")
+    check_list = judge(checks(network, iv, v, per_threshold), ns2_checks(network), explanations=EXPLANATIONS)
     write_checks(out, check_list)
     return report(out, config, quick, runs, iv, v, loads_summary, check_list, figures)
+
+
+COMPUTED = "ESTOP's link sets and the line-card power are computed outside the simulator: ns-2.35 has no counterpart."
+EXPLANATIONS = {id: COMPUTED for id in ("B2.50", "B2.60", "B2.70", "B2.80", "B2.90", "B3.50", "B3.80", "B3.90")}
+
+
+def ns2_table_iv() -> pd.DataFrame | None:
+    rows = reference_rows(NAME)
+    return None if rows is None else table_iv(rows)
+
+
+def ns2_checks(network: Topology) -> dict[str, dict[str, Any] | None]:
+    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant at 50, 70
+    and 90 %, the primary background)."""
+    rows = reference_rows(NAME)
+    if rows is None:
+        return {}
+    iv = table_iv(rows)
+    return reference_checks({"B1": lambda: b1_checks(iv), "B4": lambda: b4_checks(network, rows),
+                             "B5": lambda: b5_checks(rows), "B6": lambda: b6_checks(iv)})  # fmt: skip

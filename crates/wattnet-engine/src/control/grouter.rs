@@ -1,28 +1,31 @@
-//! The G-router of the access-router seed (power.md §6–8): AWM holds the queue near a
+//! The G-router of Lombardo, Panarello, Schembra, "Measuring Minimum Transmission Resources in
+//! the Internet Access Router: A Sustainable Performance/Energy Trade-Off Approach" (§2): AWM holds the queue near a
 //! target by rewriting the advertised window of ACKs, and the service rate follows either
 //! C-EARTH (continuous, from the queue's variation over the estimated round-trip time) or
 //! its stepwise precursor EARTH (hardware rate steps), or stays fixed (AWM alone).
 //!
 //! Cadence: AWM's window moves at every arrival and departure (eq. 1–2). C-EARTH (eq. 3–4)
 //! and the flow estimate (eq. 5) move once per estimated round-trip time, from the queue,
-//! window and capacity at the start and end of that RTT (power.md §7's once-per-RTT_k
+//! window and capacity at the start and end of that RTT (the once-per-RTT_k
 //! alternative). Applied at every packet instead, C-EARTH's gain grows with the packet
 //! rate (in the access-router case study, slow-start bursts took C from 20 Mb/s to below
 //! 1 Mb/s within 9 s of a 10 Mb/s load), and eq. 5 with eq. 2 takes (MTU/(N·swnd))²·swnd
 //! off the window at every one-packet rise and fall of the queue, faster than β restores it
 //! (over the 600 s case study, C averaged 3.3 Mb/s for a load averaging 20 Mb/s).
 //!
-//! The once-per-RTT reading is seed §2.2's own: the queue variation "should be averaged along
+//! The once-per-RTT reading is the paper's own (§2.2): the queue variation "should be averaged along
 //! a time interval of duration equal to the round-trip time", and Δq/RTT_k (eq. 3) is then the
 //! mismatch between arrival and service rate over that interval.
 //!
 //! Eq. 5 and eq. 7 together keep N·swnd/C (the RTT estimate) as it starts unless N is
 //! clamped, so N₀ must be set with swnd₀ and C₀ for the estimate to be a round-trip time:
-//! N₀ = C₀·RTT/swnd₀.
+//! N₀ = C₀·RTT/swnd₀. `round_trip_propagation_s` does that from eq. 6 with the round trip known
+//! at configuration plus the target's queueing delay, RTT₀ = RTT + T/C₀: no per-flow state and
+//! no constant to tune.
 //!
 //! What the equations cannot do: C moves by |Δq|/RTT·g and by nothing else, so a queue that
 //! stays put leaves C where it is. An over-provisioned start whose queue stays empty keeps C at
-//! C_init, although seed §2 says an empty queue reveals the waste (no equation turns AWM's
+//! C_init, although the paper's §2 says an empty queue reveals the waste (no equation turns AWM's
 //! growing swnd into a lower C). In the access-router case study (tests/grouter.rs) that costs
 //! the first phase: utilisation 91.6–93.5 % over the run, 97.6–99 % after it. Likewise, when a
 //! node downstream becomes the bottleneck the G-router's queue drains and stays near empty,
@@ -40,11 +43,11 @@
 //! e^(β·t·(T−q)/(T·C·RTT_k)): a time constant of C₀·RTT_k/β whatever C does, since β scales
 //! with C. With RTT_k = 0.25 s that is 500 s, longer than the case study's phases; swnd stays
 //! at 55–75 KB, above what a 1 Mb/s source needs, and the queue swings with the sources' own
-//! loss cycles. With power.md's N₀ = 1 (RTT_k = 26 ms, 52 s) the window binds and AWM holds
+//! loss cycles. With N₀ = 1 (RTT_k = 26 ms, 52 s) the window binds and AWM holds
 //! the queue at T (σ ≈ 5 KB, next to no loss), but then C settles far below the demand: with q at T,
 //! g = |q − T|/T ≈ 0 and Δq ≈ 0, so eq. 4 has nothing to raise C with (5 Mb/s for 25 offered,
 //! a third of the over-provisioned throughput; tests/grouter.rs). Values between can match the
-//! seed's case study 1 (N₀ = 4, RTT_k = 105 ms: 97.4–98.0 % utilisation, 98.5–101.9 %
+//! paper's case study 1 (N₀ = 4, RTT_k = 105 ms: 97.4–98.0 % utilisation, 98.5–101.9 %
 //! throughput, the queue at T ± 6 packets over `wattnet reproduce g-router`'s five runs) but not
 //! robustly: in tests/grouter.rs's variant at full length the same N₀ fell below the load in the
 //! 25-source phase (55–87 % throughput), as nothing pulls C up again. Starting C at the first
@@ -61,23 +64,27 @@ use crate::time::{from_secs, to_secs, Time};
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct GRouterSpec {
-    /// T, the queue target (seed: half the 100-packet buffer, 50 000 B).
+    /// T, the queue target (the paper: half the 100-packet buffer, 50 000 B).
     pub target_bytes: f64,
-    /// γ: C-EARTH aims at T_CE = γ·T (seed: 0.95).
+    /// γ: C-EARTH aims at T_CE = γ·T (the paper: 0.95).
     #[serde(default = "default_gamma")]
     pub gamma: f64,
-    /// β, AWM's gain in bit/s (seed: 10 kb/s), rescaled with the capacity.
+    /// β, AWM's gain in bit/s (the paper: 10 kb/s), rescaled with the capacity.
     #[serde(default = "default_beta")]
     pub beta_bps: f64,
     /// The smallest suggested window (silly-window avoidance): one MTU.
     pub mtu_bytes: f64,
-    /// swnd₀; not in the seed, default 64 KB.
+    /// swnd₀; not in the paper, default 64 KB.
     #[serde(default = "default_swnd")]
     pub initial_window_bytes: f64,
-    /// N₀, the initial flow estimate; not in the seed, default 1. N₀·swnd₀/C₀ is the RTT
-    /// estimate for the whole run (see the module note).
-    #[serde(default = "default_flows")]
-    pub initial_flows: f64,
+    /// N₀, the initial flow estimate, given directly (for sensitivity studies); default 1.
+    /// N₀·swnd₀/C₀ is the RTT estimate for the whole run (see the module note).
+    #[serde(default)]
+    pub initial_flows: Option<f64>,
+    /// The round-trip propagation delay known at configuration; when given, N₀ follows from
+    /// eq. 6 with RTT₀ = this + T/C₀: N₀ = RTT₀·C₀/swnd₀ (at least 1). Excludes initial_flows.
+    #[serde(default)]
+    pub round_trip_propagation_s: Option<f64>,
     /// C_min and C_max of C-EARTH; defaults 100 kb/s and the port's initial rate.
     #[serde(default)]
     pub min_rate_bps: Option<f64>,
@@ -91,10 +98,10 @@ pub struct GRouterSpec {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RateControl {
-    /// C-EARTH (power.md §7): continuous, between min_rate_bps and max_rate_bps.
+    /// C-EARTH (the paper's eqs. 3–4): continuous, between min_rate_bps and max_rate_bps.
     #[default]
     CEarth,
-    /// EARTH (power.md §8, default triggers): one step down after the queue has been empty
+    /// EARTH (the paper's stepwise precursor, default triggers): one step down after the queue has been empty
     /// for an estimated RTT, one step up after it has stayed above the target for one; at
     /// most one change per estimated RTT.
     Earth { rates_bps: Vec<f64> },
@@ -110,9 +117,6 @@ fn default_beta() -> f64 {
 }
 fn default_swnd() -> f64 {
     65536.0
-}
-fn default_flows() -> f64 {
-    1.0
 }
 
 #[derive(Clone, Debug)]
@@ -193,11 +197,30 @@ impl GRouter {
             }
         };
         let swnd = positive(spec.initial_window_bytes, f("initial_window_bytes"))?;
-        let flows = positive(spec.initial_flows, f("initial_flows"))?;
-        if flows < 1.0 {
-            return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
-        }
         let capacity = (initial_rate_bps as f64 / 8.0).clamp(min_rate, max_rate);
+        let flows = match (spec.initial_flows, spec.round_trip_propagation_s) {
+            (Some(_), Some(_)) => {
+                return Err(ScenarioError::new(
+                    f("initial_flows"),
+                    "give initial_flows or round_trip_propagation_s, not both",
+                ))
+            }
+            (Some(flows), None) => {
+                let flows = positive(flows, f("initial_flows"))?;
+                if flows < 1.0 {
+                    return Err(ScenarioError::new(f("initial_flows"), format!("must be at least 1, got {flows}")));
+                }
+                flows
+            }
+            // Lombardo, Panarello, Schembra, "Measuring Minimum Transmission Resources in the
+            // Internet Access Router", eq. 6 (RTT = N·swnd/C) at configuration time, with the
+            // target queue's delay T/C₀ added to the propagation delay.
+            (None, Some(rtt)) => {
+                let rtt = positive(rtt, f("round_trip_propagation_s"))?;
+                ((rtt + target / capacity) * capacity / swnd).max(1.0)
+            }
+            (None, None) => 1.0,
+        };
         Ok(GRouter {
             target,
             target_c_earth: spec.gamma * target,
@@ -230,7 +253,7 @@ impl GRouter {
         self.flows * self.epoch.swnd / self.epoch.capacity
     }
 
-    /// One update at an arrival or departure (power.md §6 and §7, in this order: RTT from
+    /// One update at an arrival or departure (the paper's §2, in this order: RTT from
     /// the previous state, C-EARTH's capacity once an RTT has passed, β rescaled, AWM's
     /// window, and once an RTT has passed the flow estimate).
     fn update(&mut self, now: Time, q: f64) -> Option<Command> {
@@ -304,7 +327,7 @@ impl PortController for GRouter {
         true
     }
 
-    /// AWM: an ACK's advertised window is lowered to swnd, never raised (power.md §6).
+    /// AWM: an ACK's advertised window is lowered to swnd, never raised (the paper's eqs. 1–2).
     fn rewrite_window(&self, window: u64) -> u64 {
         window.min(self.swnd as u64)
     }
@@ -321,7 +344,8 @@ mod tests {
             beta_bps: 10e3,
             mtu_bytes: 1000.0,
             initial_window_bytes: 65536.0,
-            initial_flows: 1.0,
+            initial_flows: None,
+            round_trip_propagation_s: None,
             min_rate_bps: None,
             max_rate_bps: Some(100e6),
             rate_control: RateControl::CEarth,
@@ -330,10 +354,10 @@ mod tests {
 
     #[test]
     fn c_earth_sanity_check() {
-        // power.md §7: T = 50 000 B, T_CE = 47 500 B, RTT_k = 0.2 s; q from 52 000 to 55 000 B:
+        // The paper's numbers: T = 50 000 B, T_CE = 47 500 B, RTT_k = 0.2 s; q from 52 000 to 55 000 B:
         // Δq = −3000 B, Δr = −15 000 B/s, g = 0.1, ΔC = +1500 B/s (+12 kb/s).
         // RTT_k = N₀·swnd₀/C₀ = 10 · 50 000 B / 2.5 MB/s = 0.2 s.
-        let spec = GRouterSpec { initial_window_bytes: 50_000.0, initial_flows: 10.0, ..spec() };
+        let spec = GRouterSpec { initial_window_bytes: 50_000.0, initial_flows: Some(10.0), ..spec() };
         let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
         assert!((g.rtt_estimate() - 0.2).abs() < 1e-12);
         g.epoch.queue = 52_000.0;
@@ -364,7 +388,7 @@ mod tests {
     fn the_rtt_estimate_is_what_n0_swnd0_and_c0_make_it() {
         // Eq. 5 keeps N·swnd/C across each RTT while N ≥ 1, so eq. 7's RTT stays at
         // N₀·swnd₀/C₀ = 20 · 25 000 B / 2.5 MB/s = 0.2 s as the queue, the window and C move.
-        let spec = GRouterSpec { initial_window_bytes: 25_000.0, initial_flows: 20.0, ..spec() };
+        let spec = GRouterSpec { initial_window_bytes: 25_000.0, initial_flows: Some(20.0), ..spec() };
         let mut g = GRouter::new(&spec, 20_000_000, "c").unwrap();
         let mut t = 0.0;
         for q in [0.0, 20_000.0, 60_000.0, 45_000.0, 80_000.0, 10_000.0, 50_000.0] {
@@ -373,6 +397,22 @@ mod tests {
             assert!((g.rtt_estimate() - 0.2).abs() < 1e-9, "{}", g.rtt_estimate());
         }
         assert!(g.flow_estimate() > 1.0 && g.capacity != 2_500_000.0);
+    }
+
+    #[test]
+    fn n0_follows_from_eq_6_with_the_configured_round_trip_and_the_target_queue() {
+        // RTT₀ = 0.2 s + T/C₀ = 0.2 + 50 000 B / 2.5 MB/s = 0.22 s; N₀ = 0.22 · 2.5e6 / 65 536
+        // = 8.392… and the RTT estimate N₀·swnd₀/C₀ is RTT₀ again.
+        let configured = GRouterSpec { round_trip_propagation_s: Some(0.2), ..spec() };
+        let g = GRouter::new(&configured, 20_000_000, "c").unwrap();
+        assert!((g.flow_estimate() - 0.22 * 2.5e6 / 65536.0).abs() < 1e-12);
+        assert!((g.rtt_estimate() - 0.22).abs() < 1e-12);
+        // A short path gives less than one flow's window: N₀ is held at 1.
+        let short = GRouter::new(&GRouterSpec { round_trip_propagation_s: Some(0.001), ..spec() }, 20_000_000, "c");
+        assert_eq!(short.unwrap().flow_estimate(), 1.0);
+        let both = GRouterSpec { initial_flows: Some(2.0), round_trip_propagation_s: Some(0.2), ..spec() };
+        let error = GRouter::new(&both, 20_000_000, "c").unwrap_err().to_string();
+        assert!(error.contains("c.initial_flows") && error.contains("not both"), "{error}");
     }
 
     #[test]

@@ -44,7 +44,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (routing.md §2): the routers at the ends of a changed link notice it
+    """OSPF-like link state (RFC 2328): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -58,7 +58,8 @@ class LinkStateReconvergence(_Model):
 
 class GlobalReconvergence(_Model):
     """Every router installs the new shortest paths ``delay_s`` after a link changes state
-    (routing.md §2's simplest compliant model; seed 001's 0.03 s transition period)."""
+    (the simplest model; the 0.03 s transition period of Sassu, Scarso, Cuomo, "TCP behavior over a
+    greened network", SustainIT 2012)."""
 
     model: Literal["global"] = "global"
     delay_s: NonNegativeSeconds = 0.03
@@ -81,7 +82,8 @@ class Routing(_Model):
 
 
 class BatteryHost(_Model):
-    """A battery-powered client (power.md §9.2): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+    """A battery-powered client (Pentikousis, Badr, "On the resource efficiency of explicit
+    congestion notification", IFIP Networking 2002): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
 
     Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
     ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
@@ -107,7 +109,8 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (power.md §9.1):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, "On energy-efficient
+    congestion control for multipath TCP", IEEE 2017):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -312,7 +315,7 @@ PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineC
 
 
 class Lpi(_Model):
-    """IEEE 802.3az low-power idle (power.md §4): an idle port goes to sleep (T_s, active power),
+    """IEEE 802.3az low-power idle: an idle port goes to sleep (T_s, active power),
     stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
     power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
     idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
@@ -426,7 +429,7 @@ Controller = Annotated[
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (traffic.md §4): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (a time-varying downstream bottleneck): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -896,11 +899,43 @@ class Scenario(_Model):
         return self
 
     @classmethod
-    def from_dict(cls, data: Any) -> Scenario:
-        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML)."""
+    def from_dict(cls, data: Any, base_dir: str | Path | None = None) -> Scenario:
+        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML); a composed one
+        (``topology``, ``traffic``, ``apply``: ``wattnet.builders``) is expanded first, its files
+        looked up in ``base_dir``."""
         if not isinstance(data, dict):
             raise ScenarioError([("", f"a scenario is a table of fields, not {type(data).__name__}")])
+        if any(key in data for key in ("topology", "traffic", "apply")):
+            from wattnet.builders import expand  # a composed scenario: builder, generators, settings
+
+            data = expand(data, base_dir)
         return cls(**data)
+
+    def with_settings(self, *, ports: Any = None, nodes: Any = None, **fields: Any) -> Scenario:
+        """This scenario with ``fields`` set on every port (or node) the selector names
+        (``wattnet.selectors``): e.g. ``with_settings(ports="core", transition_s=0.001)``."""
+        from wattnet.selectors import apply_settings
+
+        fields = {key: value.model_dump() if isinstance(value, BaseModel) else value for key, value in fields.items()}
+        target = {"ports": ports} if nodes is None else {"nodes": nodes}
+        return Scenario.from_dict(apply_settings(self.model_dump(), [{**target, **fields}]))
+
+    def with_power(self, model: Any, ports: Any = "all") -> Scenario:
+        return self.with_settings(ports=ports, power=model)
+
+    def with_controller(self, controller: Any, ports: Any) -> Scenario:
+        return self.with_settings(ports=ports, controller=controller)
+
+    def with_queue(self, queue: Any, ports: Any = "all") -> Scenario:
+        return self.with_settings(ports=ports, queue=queue)
+
+    def with_sleep(
+        self, at_s: float | list[float], ports: Any, wake_at_s: float | list[float] | None = None
+    ) -> Scenario:
+        """The selected ports sleep whenever idle from ``at_s`` (each time given), and stay awake from ``wake_at_s``."""
+        return self.with_settings(
+            ports=ports, sleep_at_s=at_s, **({} if wake_at_s is None else {"wake_at_s": wake_at_s})
+        )
 
     def with_seed(self, seed: int) -> Scenario:
         return Scenario.from_dict({**self.model_dump(), "seed": seed})
@@ -918,7 +953,7 @@ def load_scenario(path: str | Path) -> Scenario:
             data = tomllib.load(file)
         except tomllib.TOMLDecodeError as error:
             raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
-    return Scenario.from_dict(data)
+    return Scenario.from_dict(data, base_dir=path.parent)
 
 
 def _union_tags(union: Any) -> set[str]:

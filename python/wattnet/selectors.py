@@ -4,7 +4,7 @@ A node's role follows from the links alone, so it means the same for a builder's
 a hand-written one: a **host** has one link; every other node is a **switch**; a switch next to
 a host is an **edge** switch, one two hops from the nearest host an **aggregation** switch, and
 one three or more hops away a **core** switch (in a FatTree: edge, aggregation and core; in
-VL2: ToR, aggregation and intermediate). A network without hosts (ABILENE) is all switches.
+VL2: ToR, aggregation and intermediate). A network without hosts (a ring) is all switches.
 
 Node selectors: ``"all"``, ``"host"``, ``"switch"``, ``"edge"``, ``"aggregation"``, ``"core"``,
 ``"nodes:GLOB"`` (names matching the shell pattern), or a list of them (their union).

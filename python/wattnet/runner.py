@@ -31,14 +31,20 @@ def as_scenario(scenario: Scenario | dict[str, Any] | str | Path) -> Scenario:
     raise TypeError(f"a scenario is a Scenario, a dict or a path to a TOML file, not {type(scenario).__name__}")
 
 
-def build_simulation(scenario: Scenario, pcap_dir: str | Path | None = None) -> _engine.Simulation:
+def build_simulation(
+    scenario: Scenario, pcap_dir: str | Path | None = None, policies: dict[str, Any] | None = None
+) -> _engine.Simulation:
     """The engine's simulation of a validated scenario; the engine's own check raises ScenarioError.
 
     With ``pcap_dir``, the engine opens the scenario's capture files there (OSError naming the
-    file if it cannot).
+    file if it cannot). ``policies`` names Python policy classes (``wattnet.policy``).
     """
+    from wattnet.policy import policy_factory
+
     try:
-        return _engine.Simulation(scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir))
+        return _engine.Simulation(
+            scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir), policy_factory(policies)
+        )
     except _engine.ScenarioError as error:
         raise from_engine_message(str(error)) from None
 
@@ -63,6 +69,7 @@ def run(
     scenario: Scenario | dict[str, Any] | str | Path,
     progress: bool = False,
     pcap_dir: str | Path | None = None,
+    policies: dict[str, Any] | None = None,
 ) -> Results:
     """Runs one scenario and returns its results.
 
@@ -70,14 +77,16 @@ def run(
     ``progress``, a bar on stderr (when it is a terminal) shows the simulated time. With
     ``pcap_dir``, the ports the scenario's ``pcap`` list names are captured into
     ``pcap_dir/<from>-<to>.pcap``, with ``pcap_dir/hosts`` naming the nodes' addresses (the
-    directory is created); without it, nothing is captured.
+    directory is created); without it, nothing is captured. ``policies`` maps the names of
+    external controllers to Python policy classes (``wattnet.policy``); a name not in it is
+    imported as "module:Class".
     Raises ScenarioError for a scenario that cannot run, SimulationError if the
     engine finds one of its invariants broken, and OSError if a capture file cannot be written.
     """
     scenario = as_scenario(scenario)
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
-    simulation = build_simulation(scenario, pcap_dir)
+    simulation = build_simulation(scenario, pcap_dir, policies)
     console = Console(stderr=True)
     if progress and console.is_terminal:
         with _progress_bar(console) as bar:

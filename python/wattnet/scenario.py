@@ -423,8 +423,33 @@ class OpportunisticSleep(_Model):
     """The prediction before any idle period; absent: the first idle period sets it."""
 
 
+class ExternalPolicy(_Model):
+    """A policy written in Python (``wattnet.policy``): an object whose ``observe(view)`` returns
+    the port's next command, made per port as ``Class(port, **params)``."""
+
+    type: Literal["external"] = "external"
+    policy: str = Field(min_length=1)
+    """The class, as "module:Class" (importable where the run happens), or a name given to
+    ``wattnet.run(..., policies={name: Class})``."""
+    interval_s: PositiveSeconds | None = None
+    """The control interval: observe is called every interval_s."""
+    per_packet: bool = False
+    """Also call observe at every packet arrival and departure (costly: one Python call each)."""
+    sleep_transition_s: PositiveSeconds | None = None
+    """δ, if the policy may put its port to sleep."""
+    params: dict[str, Any] = {}
+    """Keyword arguments of the class."""
+
+    @model_validator(mode="after")
+    def _called(self) -> ExternalPolicy:
+        if self.interval_s is None and not self.per_packet:
+            raise ValueError("set interval_s or per_packet, or the policy is never called")
+        return self
+
+
 Controller = Annotated[
-    PracticalRateAdaptation | GRouter | AdaptiveLinkRate | OpportunisticSleep, Field(discriminator="type")
+    PracticalRateAdaptation | GRouter | AdaptiveLinkRate | OpportunisticSleep | ExternalPolicy,
+    Field(discriminator="type"),
 ]
 
 

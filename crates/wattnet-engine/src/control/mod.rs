@@ -5,11 +5,13 @@
 //! [`PortController`] and one name in [`ControllerSpec`].
 
 mod alr;
+mod external;
 mod grouter;
 mod practra;
 mod sleep;
 
 pub use alr::{AdaptiveLinkRate, AdaptiveLinkRateSpec};
+pub use external::{External, ExternalPolicy, ExternalSpec, NoExternalPolicies, PolicyPort, PolicySource, Trigger};
 pub use grouter::{GRouter, GRouterSpec, RateControl};
 pub use practra::{PracticalRateAdaptation, PracticalRateAdaptationSpec};
 pub use sleep::{OpportunisticSleep, OpportunisticSleepSpec};
@@ -100,15 +102,20 @@ pub enum ControllerSpec {
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
     /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (power.md §3).
     OpportunisticSleep(OpportunisticSleepSpec),
+    /// A policy supplied by the program running the engine (a Python class through the binding).
+    External(ExternalSpec),
 }
 
 impl ControllerSpec {
-    /// A controller for a port whose rate transitions take `transition`.
+    /// A controller for port `port` whose rate transitions take `transition`; `policies`
+    /// supplies the external ones.
     pub fn build(
         &self,
+        port: &str,
         transition: Time,
         initial_rate_bps: u64,
         field: &str,
+        policies: &mut dyn PolicySource,
     ) -> Result<Box<dyn PortController>, ScenarioError> {
         Ok(match self {
             ControllerSpec::PracticalRateAdaptation(spec) => {
@@ -117,6 +124,9 @@ impl ControllerSpec {
             ControllerSpec::GRouter(spec) => Box::new(GRouter::new(spec, initial_rate_bps, field)?),
             ControllerSpec::AdaptiveLinkRate(spec) => Box::new(AdaptiveLinkRate::new(spec, initial_rate_bps, field)?),
             ControllerSpec::OpportunisticSleep(spec) => Box::new(OpportunisticSleep::new(spec, field)?),
+            ControllerSpec::External(spec) => {
+                Box::new(External::new(spec, port, transition, initial_rate_bps, field, policies)?)
+            }
         })
     }
 }

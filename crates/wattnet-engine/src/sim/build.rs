@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::available_bandwidth::AvailableBandwidth;
+use crate::control::{NoExternalPolicies, PolicySource};
 use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
 use crate::error::ScenarioError;
 use crate::event::EventQueue;
@@ -53,6 +54,11 @@ impl Names<'_> {
 
 impl Simulation {
     pub fn build(s: &Scenario) -> Result<Simulation, ScenarioError> {
+        Simulation::build_with_policies(s, &mut NoExternalPolicies)
+    }
+
+    /// `build`, with `policies` supplying the scenario's external controllers.
+    pub fn build_with_policies(s: &Scenario, policies: &mut dyn PolicySource) -> Result<Simulation, ScenarioError> {
         let end = seconds(s.duration_s, "duration_s", true)?;
         if s.routing.ttl == 0 {
             return Err(err("routing.ttl", "must be at least 1"));
@@ -91,7 +97,8 @@ impl Simulation {
             }
             let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
             for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
-                let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s)?;
+                let port =
+                    make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s, policies)?;
                 if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
                     return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
                 }
@@ -303,6 +310,11 @@ impl Simulation {
     pub fn from_json(text: &str) -> Result<Simulation, ScenarioError> {
         Simulation::build(&Scenario::from_json(text)?)
     }
+
+    /// `from_json`, with `policies` supplying the scenario's external controllers.
+    pub fn from_json_with_policies(text: &str, policies: &mut dyn PolicySource) -> Result<Simulation, ScenarioError> {
+        Simulation::build_with_policies(&Scenario::from_json(text)?, policies)
+    }
 }
 
 fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
@@ -391,6 +403,7 @@ fn make_port(
     delay: Time,
     id: PortId,
     s: &Scenario,
+    policies: &mut dyn PolicySource,
 ) -> Result<Port, ScenarioError> {
     // A direction's own setting if it has one, else the link's, with the path that names it.
     let pick = |own: Option<_>, link_value, name: &str| match own {
@@ -460,7 +473,7 @@ fn make_port(
     }
     if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
         let controller_field = format!("{field}.{dir}.controller");
-        let controller = spec.build(port.transition, port.rate_bps, &controller_field)?;
+        let controller = spec.build(&port.name, port.transition, port.rate_bps, &controller_field, policies)?;
         if let Some(delta) = controller.sleep_transition() {
             // power.md §3: the policy sleeps the port; δ to go to sleep and δ to wake.
             if port.sleep.is_some() {

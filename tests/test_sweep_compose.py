@@ -161,3 +161,20 @@ def test_a_built_and_measured_sweep_resumes_after_a_kill(tmp_path, monkeypatch):
         shown = CliRunner().invoke(app, ["results", str(out), "--ci", metric])
         assert shown.exit_code == 0, shown.output
         assert metric in shown.stdout and "half_width" in shown.stdout
+
+
+def test_a_sweep_file_takes_linked_axes(tmp_path):
+    from conftest import VALID_SCENARIO
+    from wattnet.builders import to_toml
+    from wattnet.sweep import load_sweep
+
+    (tmp_path / "base.toml").write_text(to_toml(VALID_SCENARIO))
+    (tmp_path / "sweep.toml").write_text(
+        'base = "base.toml"\n[grid]\n"links[0].rate_bps" = [1e6, 2e6]\n'
+        '[grid.zip]\n"flows[0].traffic.rate_bps" = [1e5, 2e5, 4e5]\n"flows[0].start_s" = [0.0, 0.1, 0.2]\n'
+    )
+    definition = load_sweep(tmp_path / "sweep.toml")
+    runs = plan_sweep(definition["base"], definition["grid"], 1)
+    assert [tuple(r.point.values()) for r in runs] == [
+        (rate, load, start) for rate in (1e6, 2e6) for load, start in ((1e5, 0.0), (2e5, 0.1), (4e5, 0.2))
+    ]

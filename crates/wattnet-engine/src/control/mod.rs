@@ -47,7 +47,7 @@ pub enum Command {
     SetRate(u64),
     /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
     Tune(u64),
-    /// Go to sleep (power.md §3): obeyed by an awake port with nothing queued or in service;
+    /// Go to sleep (Nedevschi et al., NSDI 2008, opportunistic sleeping): obeyed by an awake port with nothing queued or in service;
     /// it spends δ going to sleep and δ waking when the next packet arrives (the port wakes by
     /// itself). Needs [`PortController::sleep_transition`].
     Sleep,
@@ -93,14 +93,17 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ControllerSpec {
-    /// Nedevschi et al.'s practRA as used by the capacity-scaling seed (power.md §2).
+    /// practRA (Nedevschi et al., "Reducing network energy consumption via sleeping and
+    /// rate-adaptation", NSDI 2008) as Panarello et al. ("Network interface power management and
+    /// TCP congestion control: a troubled marriage", AJEEE 2016) use it.
     #[serde(rename = "practra")]
     PracticalRateAdaptation(PracticalRateAdaptationSpec),
-    /// AWM with C-EARTH or EARTH: the G-router of the access-router seed (power.md §6–8).
+    /// AWM with C-EARTH or EARTH: the G-router (Lombardo, Panarello, Schembra, "Measuring minimum
+    /// transmission resources in the Internet access router").
     GRouter(GRouterSpec),
-    /// Adaptive Link Rate: two rates, dual queue thresholds (power.md §5).
+    /// Adaptive Link Rate: two rates, dual queue thresholds (Gunaratne et al., IEEE Trans. Computers 2008).
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
-    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (power.md §3).
+    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (Nedevschi et al., NSDI 2008).
     OpportunisticSleep(OpportunisticSleepSpec),
     /// A policy supplied by the program running the engine (a Python class through the binding).
     External(ExternalSpec),

@@ -65,8 +65,8 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 # The bottleneck's rate policy in the `_practra` variant: practRA over 10, 20, …, 100 Mb/s with
 # mRCI 100 ms (the controller's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
 # frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms
-# rather than the default mRCI: a tick every millisecond is the
-# costliest setting, so the overhead measured is an upper bound.
+# rather than the default mRCI: a tick every millisecond is the costliest setting, so the
+# overhead measured is an upper bound.
 PRACTRA_BOTTLENECK = {
     "transition_s": 1e-3,
     "power": {"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency"},
@@ -209,6 +209,70 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class _CountingPolicy:
+    """A Python policy that does nothing but count its calls: the cost of the crossing alone."""
+
+    calls = 0
+
+    def __init__(self, port: Any):
+        pass
+
+    def observe(self, view: Any) -> None:
+        _CountingPolicy.calls += 1
+
+
+def python_policy(flows: int = 100, duration_s: float = 10.0) -> Measurement:
+    """What a policy written in Python costs per call (docs/python-policies.md): the
+    ``dumbbell_newreno_practra`` bottleneck for ``duration_s``, run with practRA built in and
+    with its Python re-implementation (``wattnet.policy.PracticalRateAdaptation``, called at
+    every arrival, departure and 1 ms tick; the results are identical), and with a policy that
+    does nothing against no policy at all. Costs are CPU time per call, in µs."""
+    from wattnet.policy import PracticalRateAdaptation
+
+    controller = PRACTRA_BOTTLENECK["controller"]
+    python_practra = {
+        "type": "external", "policy": "practra", "interval_s": controller["sample_interval_s"], "per_packet": True,
+        "params": {"rates_bps": controller["rates_bps"], "min_rate_change_interval_s": 0.1},
+    }  # fmt: skip
+    variants = {
+        "builtin": {**PRACTRA_BOTTLENECK},
+        "python": {**PRACTRA_BOTTLENECK, "controller": python_practra},
+        "none": {key: value for key, value in PRACTRA_BOTTLENECK.items() if key != "controller"},
+        "noop": {**PRACTRA_BOTTLENECK, "controller": {"type": "external", "policy": "noop", "per_packet": True,
+                                                      "interval_s": controller["sample_interval_s"]}},
+    }  # fmt: skip
+    policies = {"practra": PracticalRateAdaptation, "noop": _CountingPolicy}
+    cpu_s, summaries, calls = {}, {}, {}
+    for name, bottleneck in variants.items():
+        scenario = dumbbell_scenario("newreno", flows=flows, duration_s=duration_s, bottleneck=bottleneck)
+        clock = _Clock()
+        simulation = build_simulation(scenario, policies=policies)
+        advance(simulation)
+        results = simulation.results()
+        cpu_s[name] = clock.elapsed()[1]
+        summaries[name] = results["summary"]
+        port = results["tables"]["ports"]["port"][1].index("r1->r2")
+        columns = results["tables"]["ports"]
+        # Calls: an arrival per packet offered (queued or dropped), a departure per packet sent, and the ticks.
+        calls[name] = sum(columns[c][1][port] for c in ("enqueued_packets", "dropped_packets", "transmitted_packets"))
+        calls[name] += math.floor(round(duration_s / controller["sample_interval_s"], 9))
+    if calls["noop"] != _CountingPolicy.calls:
+        raise RuntimeError(f"the call count {calls['noop']} is not the {_CountingPolicy.calls} calls made")
+    if summaries["python"]["packets"] != summaries["builtin"]["packets"]:
+        raise RuntimeError("the Python practRA did not reproduce the built-in one")
+    return {
+        "name": "python_policy",
+        "calls": calls["python"],
+        "builtin_cpu_s": cpu_s["builtin"],
+        "python_cpu_s": cpu_s["python"],
+        "practra_us_per_call": (cpu_s["python"] - cpu_s["builtin"]) / calls["python"] * 1e6,
+        "noop_calls": calls["noop"],
+        "crossing_us_per_call": (cpu_s["noop"] - cpu_s["none"]) / calls["noop"] * 1e6,
+        "events": summaries["python"]["events"],
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
 _MEASURES: dict[str, Callable[[], Measurement]] = {
     "event_queue": event_queue,
     "cbr_chain": cbr_chain,
@@ -216,6 +280,7 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "dumbbell_newreno_practra": partial(dumbbell, "newreno", "practra"),
     "dumbbell_cubic": partial(dumbbell, "cubic"),
     "routing_fattree16": partial(routing_fattree, 16),
+    "python_policy": python_policy,
 }
 
 BENCHMARKS: dict[str, Callable[[], Measurement]] = {

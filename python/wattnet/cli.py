@@ -387,6 +387,31 @@ def reproduce_command(
 
 
 @app.command()
+def expand(
+    scenario_path: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="The scenario to expand.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the engine's JSON, every field explicit, instead of TOML.")
+    ] = False,
+) -> None:
+    """Print the scenario with its topology builder, traffic generators and settings expanded."""
+    from wattnet.builders import to_toml
+    from wattnet.sweep import sparse_dump
+
+    try:
+        scenario = load_scenario(scenario_path)
+    except FileNotFoundError:
+        exit_with_errors([f"{scenario_path}: no such file"])
+    except IsADirectoryError:
+        exit_with_errors([f"{scenario_path}: is a directory, not a scenario file"])
+    except ScenarioError as error:
+        exit_with_errors([f"{field}: {problem}" if field else problem for field, problem in error.errors])
+    if as_json:
+        typer.echo(json.dumps(json.loads(scenario.to_engine_json()), indent=2))
+    else:
+        typer.echo(to_toml(sparse_dump(scenario)), nl=False)
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema of a scenario."""
     typer.echo(json.dumps(Scenario.model_json_schema(), indent=2))

@@ -33,14 +33,20 @@ def as_scenario(scenario: Scenario | dict[str, Any] | str | Path) -> Scenario:
     raise TypeError(f"a scenario is a Scenario, a dict or a path to a TOML file, not {type(scenario).__name__}")
 
 
-def build_simulation(scenario: Scenario, pcap_dir: str | Path | None = None) -> _engine.Simulation:
+def build_simulation(
+    scenario: Scenario, pcap_dir: str | Path | None = None, policies: dict[str, Any] | None = None
+) -> _engine.Simulation:
     """The engine's simulation of a validated scenario; the engine's own check raises ScenarioError
     (with the field path and the message).
 
     With ``pcap_dir``, the engine opens the scenario's capture files there (OSError naming the
-    file if it cannot).
+    file if it cannot). ``policies`` names Python policy classes (``wattnet.policy``).
     """
-    return _engine.Simulation(scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir))
+    from wattnet.policy import policy_factory
+
+    return _engine.Simulation(
+        scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir), policy_factory(policies)
+    )
 
 
 def advance(simulation: _engine.Simulation, on_chunk: Callable[[float], None] | None = None) -> None:
@@ -64,6 +70,7 @@ def run(
     progress: bool = False,
     pcap_dir: str | Path | None = None,
     force: bool = False,
+    policies: dict[str, Any] | None = None,
 ) -> Results:
     """Runs one scenario and returns its results.
 
@@ -71,12 +78,15 @@ def run(
     ``progress``, a bar on stderr (when it is a terminal) shows the simulated time. With
     ``pcap_dir``, the ports the scenario's ``pcap`` list names are captured into
     ``pcap_dir/<from>-<to>.pcap``, with ``pcap_dir/hosts`` naming the nodes' addresses (the
-    directory is created); without it, nothing is captured.
+    directory is created); without it, nothing is captured. ``policies`` maps the names of
+    external controllers to Python policy classes (``wattnet.policy``); a name not in it is
+    imported as "module:Class".
 
     Before it starts, the run's events and memory are estimated (``wattnet.cost``): a long run
     warns (CostWarning), and one whose recorded samples would certainly not fit in this
     machine's memory raises RunTooLargeError unless ``force``. Ctrl-C raises KeyboardInterrupt
     within a fraction of a second.
+
     Raises ScenarioError for a scenario that cannot run, SimulationError if the
     engine finds one of its invariants broken, and OSError if a capture file cannot be written.
 
@@ -94,7 +104,7 @@ def run(
     check_cost(scenario, force=force)
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
-    simulation = build_simulation(scenario, pcap_dir)
+    simulation = build_simulation(scenario, pcap_dir, policies)
     console = Console(stderr=True)
     if progress and console.is_terminal:
         with _progress_bar(console) as bar:

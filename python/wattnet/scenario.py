@@ -90,7 +90,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (after RFC 2328's flooding and SPF): the routers at the ends of a changed link notice it
+    """OSPF-like link state (RFC 2328): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -104,8 +104,8 @@ class LinkStateReconvergence(_Model):
 
 class GlobalReconvergence(_Model):
     """Every router installs the new shortest paths ``delay_s`` after a link changes state
-    (the 0.03 s transition period of Sassu, Scarso, Cuomo, "TCP behavior over a greened network",
-    SustainIT 2012)."""
+    (the simplest model; the 0.03 s transition period of Sassu, Scarso, Cuomo, "TCP behavior over a
+    greened network", SustainIT 2012)."""
 
     model: Literal["global"] = "global"
     delay_s: NonNegativeSeconds = 0.03
@@ -128,7 +128,8 @@ class Routing(_Model):
 
 
 class BatteryHost(_Model):
-    """A battery-powered client (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+    """A battery-powered client (Pentikousis, Badr, "On the resource efficiency of explicit
+    congestion notification", IFIP Networking 2002): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
 
     Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
     ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
@@ -154,8 +155,8 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (Zhao, Liu, Wang, "On Energy-Efficient Congestion
-    Control for Multipath TCP", IEEE, c. 2017, eq. 2):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, "On energy-efficient
+    congestion control for multipath TCP", IEEE 2017):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -482,13 +483,38 @@ class OpportunisticSleep(_Model):
     """The prediction before any idle period; absent: the first idle period sets it."""
 
 
+class ExternalPolicy(_Model):
+    """A policy written in Python (``wattnet.policy``): an object whose ``observe(view)`` returns
+    the port's next command, made per port as ``Class(port, **params)``."""
+
+    type: Literal["external"] = "external"
+    policy: str = Field(min_length=1)
+    """The class, as "module:Class" (importable where the run happens), or a name given to
+    ``wattnet.run(..., policies={name: Class})``."""
+    interval_s: PositiveSeconds | None = None
+    """The control interval: observe is called every interval_s."""
+    per_packet: bool = False
+    """Also call observe at every packet arrival and departure (costly: one Python call each)."""
+    sleep_transition_s: PositiveSeconds | None = None
+    """δ, if the policy may put its port to sleep."""
+    params: dict[str, Any] = {}
+    """Keyword arguments of the class."""
+
+    @model_validator(mode="after")
+    def _called(self) -> ExternalPolicy:
+        if self.interval_s is None and not self.per_packet:
+            raise ValueError("set interval_s or per_packet, or the policy is never called")
+        return self
+
+
 Controller = Annotated[
-    PracticalRateAdaptation | GRouter | AdaptiveLinkRate | OpportunisticSleep, Field(discriminator="type")
+    PracticalRateAdaptation | GRouter | AdaptiveLinkRate | OpportunisticSleep | ExternalPolicy,
+    Field(discriminator="type"),
 ]
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (the time-varying bottleneck of Panarello et al., AJEEE 2016, §6.3): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (a time-varying downstream bottleneck): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -990,8 +1016,10 @@ class Scenario(_Model):
         return self
 
     @classmethod
-    def from_dict(cls, data: Any) -> Scenario:
-        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML or JSON).
+    def from_dict(cls, data: Any, base_dir: str | Path | None = None) -> Scenario:
+        """Validates a scenario given as nested dicts and lists (e.g. parsed TOML or JSON); a
+        composed one (``topology``, ``traffic``, ``apply``: ``wattnet.builders``) is expanded
+        first, its files looked up in ``base_dir``.
 
         Raises ScenarioError listing every field at fault.
 
@@ -1003,9 +1031,39 @@ class Scenario(_Model):
         if not isinstance(data, dict):
             raise ScenarioError([("", f"a scenario is a table of fields, not {type(data).__name__}")])
         try:
+            if any(key in data for key in ("topology", "traffic", "apply")):
+                from wattnet.builders import expand  # a composed scenario: builder, generators, settings
+
+                data = expand(data, base_dir)
             return cls(**data)
         except RecursionError:
             raise ScenarioError([("", "values nested too deeply to be a scenario")]) from None
+
+    def with_settings(self, *, ports: Any = None, nodes: Any = None, **fields: Any) -> Scenario:
+        """This scenario with ``fields`` set on every port (or node) the selector names
+        (``wattnet.selectors``): e.g. ``with_settings(ports="core", transition_s=0.001)``."""
+        from wattnet.selectors import apply_settings
+
+        fields = {key: value.model_dump() if isinstance(value, BaseModel) else value for key, value in fields.items()}
+        target = {"ports": ports} if nodes is None else {"nodes": nodes}
+        return Scenario.from_dict(apply_settings(self.model_dump(), [{**target, **fields}]))
+
+    def with_power(self, model: Any, ports: Any = "all") -> Scenario:
+        return self.with_settings(ports=ports, power=model)
+
+    def with_controller(self, controller: Any, ports: Any) -> Scenario:
+        return self.with_settings(ports=ports, controller=controller)
+
+    def with_queue(self, queue: Any, ports: Any = "all") -> Scenario:
+        return self.with_settings(ports=ports, queue=queue)
+
+    def with_sleep(
+        self, at_s: float | list[float], ports: Any, wake_at_s: float | list[float] | None = None
+    ) -> Scenario:
+        """The selected ports sleep whenever idle from ``at_s`` (each time given), and stay awake from ``wake_at_s``."""
+        return self.with_settings(
+            ports=ports, sleep_at_s=at_s, **({} if wake_at_s is None else {"wake_at_s": wake_at_s})
+        )
 
     def with_seed(self, seed: int) -> Scenario:
         """This scenario with another seed (0 to 2⁶⁴ − 1); everything else unchanged.
@@ -1110,8 +1168,8 @@ def load_scenario(path: str | Path) -> Scenario:
             raise ScenarioError([("", f"{path}: invalid JSON: {error}")]) from None
         except RecursionError:
             raise ScenarioError([("", f"{path}: values nested too deeply to read")]) from None
-        return Scenario.from_dict(data)
-    return Scenario.from_dict(read_toml(path))
+        return Scenario.from_dict(data, base_dir=path.parent)
+    return Scenario.from_dict(read_toml(path), base_dir=path.parent)
 
 
 def _read_text(path: Path) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import dataclasses
 import itertools
 import json
 import math
@@ -46,6 +47,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from wattnet import _engine
 from wattnet.errors import ScenarioError, SweepError, WorkersDying
+from wattnet.metrics import MetricsHook, measure
 from wattnet.runner import as_scenario, run
 from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
 from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
@@ -113,24 +115,50 @@ def expand_grid(grid: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Every combination of the grid's values, as ``{path: value}`` dicts, the last path varying fastest.
 
     A nested table (as TOML writes ``routing.ttl = [...]`` in ``[grid]``) is read as dotted
-    paths. Each path must be well formed and name a list of at least one value, none twice;
+    paths; the paths of a ``zip`` table take their values together (``grid_axes``). Each path must be well formed and name a list of at least one value, none twice;
     ``seed`` is not a grid parameter (replications set it). An empty grid has one point, ``{}``.
     """
-    flat = flatten_grid(grid or {})
-    for path, values in flat.items():
-        steps = parse_path(path)
-        if steps == ["seed"]:
-            raise SweepError('grid "seed": the seed is set by the replications (seed and replications), not the grid')
-        if not values:
-            raise SweepError(f"grid {path!r}: needs at least one value")
+    axes = grid_axes(grid or {})
+    for paths, rows in axes:
+        for path in paths:
+            if parse_path(path) == ["seed"]:
+                raise SweepError(
+                    'grid "seed": the seed is set by the replications (seed and replications), not the grid'
+                )
+        name = paths[0] if len(paths) == 1 else f"zip {paths}"
+        if not rows:
+            raise SweepError(f"grid {name!r}: needs at least one value")
         seen: dict[str, int] = {}
-        for i, value in enumerate(values):
+        for i, row in enumerate(rows):
+            value = row[0] if len(paths) == 1 else list(row)
             text = json.dumps(value, sort_keys=True)
             if text in seen:
-                raise SweepError(f"grid {path!r}: the value {value!r} is listed twice (at {seen[text]} and {i})")
+                raise SweepError(f"grid {name!r}: the value {value!r} is listed twice (at {seen[text]} and {i})")
             seen[text] = i
-    paths = list(flat)
-    return [dict(zip(paths, combination)) for combination in itertools.product(*flat.values())]
+    return [
+        {path: value for (paths, _), row in zip(axes, combination, strict=True) for path, value in zip(paths, row)}
+        for combination in itertools.product(*(rows for _, rows in axes))
+    ]
+
+
+def grid_axes(grid: dict[str, Any]) -> list[tuple[list[str], list[tuple[Any, ...]]]]:
+    """The grid's axes, each (paths, rows of values): one path per axis, except that the paths of
+    a ``zip`` table (or of each table in a ``zip`` list) advance together, their lists being of
+    one length. The sweep runs the product of the axes."""
+    if not isinstance(grid, dict):
+        raise SweepError(f"grid: a table of field paths to lists of values, not {type(grid).__name__}")
+    linked = grid.get("zip", [])
+    groups = [linked] if isinstance(linked, dict) else linked
+    if not isinstance(groups, list) or not all(isinstance(group, dict) for group in groups):
+        raise SweepError("grid 'zip': a table of field paths to lists of one length (or a list of such tables)")
+    axes = [([path], [(value,) for value in values]) for path, values in flatten_grid(grid).items()]
+    for group in groups:
+        flat = flatten_grid(group)
+        lengths = {path: len(values) for path, values in flat.items()}
+        if len(set(lengths.values())) > 1:
+            raise SweepError(f"grid 'zip': linked lists must have one length, not {lengths}")
+        axes.append((list(flat), list(zip(*flat.values()))))
+    return axes
 
 
 def flatten_grid(grid: dict[str, Any], prefix: str = "") -> dict[str, list[Any]]:
@@ -138,6 +166,8 @@ def flatten_grid(grid: dict[str, Any], prefix: str = "") -> dict[str, list[Any]]
         raise SweepError(f"grid: a table of field paths to lists of values, not {type(grid).__name__}")
     flat: dict[str, list[Any]] = {}
     for key, values in grid.items():
+        if key == "zip" and not prefix:
+            continue  # linked axes: grid_axes
         path = f"{prefix}.{key}" if prefix else str(key)
         if isinstance(values, dict):
             flat.update(flatten_grid(values, path))
@@ -183,20 +213,25 @@ class PlannedRun:
 
 
 def plan_sweep(
-    base: Scenario | dict[str, Any] | str | Path,
+    base: Scenario | dict[str, Any] | str | Path | None,
     grid: dict[str, Any] | None = None,
     replications: int = 1,
     seed: int | None = None,
+    build: Callable[..., Any] | None = None,
 ) -> list[PlannedRun]:
     """The runs of a sweep, in order (grid point, then replication), each validated and keyed.
 
-    Raises SweepError (or ScenarioError for the base) before anything runs: a path the base
-    scenario does not have, a value the scenario rejects (naming the path and value), two grid
-    points that make the same scenario.
+    With ``build``, a function of the grid's parameters (``build(**point)``) makes each point's
+    scenario instead of ``base``, and the replications' seeds come from ``seed`` or the built
+    scenario's own. Raises SweepError (or ScenarioError for the base) before anything runs: a
+    path the base scenario does not have, a value the scenario rejects (naming the path and
+    value), two grid points that make the same scenario.
     """
-    base_scenario = as_scenario(base)
     if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
         raise SweepError(f"replications: a positive integer, not {replications!r}")
+    if build is not None:
+        return _plan_built(build, grid, replications, seed)
+    base_scenario = as_scenario(base)
     base_seed = base_scenario.seed if seed is None else seed
     seeds = [derive_seed(base_seed, r) for r in range(replications)]
     engine_version = _engine.version()
@@ -235,6 +270,34 @@ def plan_sweep(
             stacklevel=4,
         )
     return runs
+
+
+def _plan_built(build: Callable[..., Any], grid: dict[str, Any] | None, replications: int, seed: int | None):
+    engine_version = _engine.version()
+    runs, owners = [], {}
+    points = expand_grid(grid)
+    for index, point in enumerate(points):
+        try:
+            scenario = as_scenario(build(**point))
+        except ScenarioError as error:
+            raise SweepError(_point_problems(point, error)) from None
+        except TypeError as error:
+            raise SweepError(f"grid point {point}: the builder {_name(build)} cannot take it: {error}") from None
+        for replication in range(replications):
+            run_seed = derive_seed(scenario.seed if seed is None else seed, replication)
+            scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
+            key = run_key(scenario_json, engine_version)
+            if key in owners:
+                raise SweepError(
+                    f"grid points {points[owners[key]]} and {point} build the same scenario; a sweep runs each once"
+                )
+            owners[key] = index
+            runs.append(PlannedRun(key, index, point, replication, run_seed, scenario_json))
+    return runs
+
+
+def _name(function: Any) -> str:
+    return f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', repr(function))}"
 
 
 def sparse_dump(value: Any) -> Any:
@@ -387,8 +450,8 @@ def load_sweep(path: str | Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def run_batch(tasks: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    """Runs ``(key, scenario_json, engine_version)`` tasks one after the other on a worker.
+def run_batch(tasks: list[tuple]) -> list[dict[str, Any]]:
+    """Runs ``(key, scenario_json, engine_version[, metrics])`` tasks one after the other on a worker.
 
     Returns one outcome per task: ``{"key", "status": "done", "files": {name: bytes}, "wall_s"}``
     with the files ``Results.write`` makes, or ``{"key", "status": "failed", "error": {"type",
@@ -397,7 +460,7 @@ def run_batch(tasks: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
     return [run_task(*task) for task in tasks]
 
 
-def run_task(key: str, scenario_json: str, engine_version: str) -> dict[str, Any]:
+def run_task(key: str, scenario_json: str, engine_version: str, metrics: MetricsHook | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         if _engine.version() != engine_version:
@@ -409,6 +472,7 @@ def run_task(key: str, scenario_json: str, engine_version: str) -> dict[str, Any
         if scenario.to_engine_json() != scenario_json:
             raise RuntimeError("this worker reads the scenario differently; install the same wattnet on every worker")
         results = run(scenario)
+        results = dataclasses.replace(results, summary={**results.summary, **measure(results, metrics)})
         with tempfile.TemporaryDirectory(prefix="wattnet-run-") as scratch:
             results.write(scratch)
             files = {path.name: path.read_bytes() for path in sorted(Path(scratch).iterdir()) if path.is_file()}
@@ -695,7 +759,7 @@ def require_done(table: pd.DataFrame, store: str | Path) -> pd.DataFrame:
 
 
 def sweep(
-    base: Scenario | dict[str, Any] | str | Path,
+    base: Scenario | dict[str, Any] | str | Path | None = None,
     grid: dict[str, Any] | None = None,
     replications: int = 1,
     *,
@@ -706,6 +770,8 @@ def sweep(
     batch: int | None = None,
     retry_failed: bool = False,
     progress: bool | str = True,
+    build: Callable[..., Any] | None = None,
+    metrics: MetricsHook | None = None,
 ) -> pd.DataFrame:
     """Runs every grid point ``replications`` times into the store ``out`` and returns the table.
 
@@ -717,6 +783,12 @@ def sweep(
     runs per task (default: sized from the runs' wall time). Runs already in ``out`` are
     skipped; runs recorded as failed are run again only with ``retry_failed``. ``progress``
     shows a bar on stderr when it is a terminal, labelled with ``progress`` when that is a string.
+
+    ``build`` (instead of ``base``, which is then None) makes each grid point's scenario:
+    ``build(**point)``, the grid naming its parameters. ``metrics``, a function from a run's
+    ``Results`` to a dict of numbers, runs on the worker after each run; its numbers and the
+    built-in ones (``wattnet.metrics``) are stored in the run's summary. Both must be importable
+    by the workers (module-level functions) to run on a process pool or a cluster.
 
     Returns one row per run of this sweep (``load_results``), and writes the table of every
     run in ``out`` to ``out/results.parquet`` and ``out/results.csv``. Raises SweepError or
@@ -737,12 +809,12 @@ def sweep(
     """
     return run_sweep(
         base, grid, replications, out=out, seed=seed, executor=executor, workers=workers, batch=batch,
-        retry_failed=retry_failed, progress=progress,
+        retry_failed=retry_failed, progress=progress, build=build, metrics=metrics,
     ).table  # fmt: skip
 
 
 def run_sweep(
-    base: Scenario | dict[str, Any] | str | Path,
+    base: Scenario | dict[str, Any] | str | Path | None = None,
     grid: dict[str, Any] | None = None,
     replications: int = 1,
     *,
@@ -753,6 +825,8 @@ def run_sweep(
     batch: int | None = None,
     retry_failed: bool = False,
     progress: bool | str = True,
+    build: Callable[..., Any] | None = None,
+    metrics: MetricsHook | None = None,
 ) -> SweepOutcome:
     """``sweep`` that also says how many runs it ran, skipped and saw fail."""
     if getattr(multiprocessing.current_process(), "_inheriting", False):
@@ -766,17 +840,24 @@ def run_sweep(
         raise SweepError(f"batch: a positive number of runs per task, not {batch!r}")
     if isinstance(executor, str) and executor == "local" and workers is not None:
         LocalExecutor(workers)  # checks workers before anything else happens
-    base_scenario = as_scenario(base)
-    base_seed = base_scenario.seed if seed is None else seed
-    runs = plan_sweep(base_scenario, grid, replications, base_seed)
-    flat_grid = flatten_grid(grid or {})
+    if (base is None) == (build is None):
+        raise SweepError("give exactly one of base (a scenario) and build (a function of the grid's parameters)")
+    base_scenario = None if build is not None else as_scenario(base)
+    base_seed = seed if base_scenario is None else base_scenario.seed if seed is None else seed
+    runs = plan_sweep(base_scenario, grid, replications, base_seed, build=build)
+    flat_grid = {path: values for paths, rows in grid_axes(grid or {}) for path, values in zip(paths, zip(*rows))}
 
     store = Store(out)
     with store.lock():
         store.clear_tmp()
         store.write_sweep(
             {
-                "base": json.loads(base_scenario.to_engine_json()),
+                **(
+                    {"build": _name(build)}
+                    if base_scenario is None
+                    else {"base": json.loads(base_scenario.to_engine_json())}
+                ),
+                **({} if metrics is None else {"metrics": _name(metrics)}),
                 "grid": flat_grid,
                 "replications": replications,
                 "seed": base_seed,
@@ -811,7 +892,7 @@ def run_sweep(
                 bar.update(ran, failed_now)
 
             try:
-                drive(pool, todo, record, batch)
+                drive(pool, todo, record, batch, metrics)
             finally:
                 bar.close()
 
@@ -828,7 +909,11 @@ def run_sweep(
 
 
 def drive(
-    executor: Executor, todo: list[PlannedRun], record: Callable[[PlannedRun, dict[str, Any]], None], batch: int | None
+    executor: Executor,
+    todo: list[PlannedRun],
+    record: Callable[[PlannedRun, dict[str, Any]], None],
+    batch: int | None,
+    metrics: MetricsHook | None = None,
 ) -> None:
     """Keeps the executor busy until every run is recorded.
 
@@ -846,7 +931,8 @@ def drive(
     engine_version = _engine.version()
 
     def submit(runs: list[PlannedRun]) -> None:
-        future = executor.submit([(run.key, run.scenario_json, engine_version) for run in runs])
+        hook = () if metrics is None else (metrics,)
+        future = executor.submit([(run.key, run.scenario_json, engine_version, *hook) for run in runs])
         inflight[future] = runs
 
     def batch_size(slots: int) -> int:

@@ -1,4 +1,5 @@
-//! The Python face of the engine: scenario JSON in, columnar results out. Nothing else.
+//! The Python face of the engine: scenario JSON in, columnar results out, and the policies
+//! written in Python that a scenario's external controllers name (`policy`).
 //!
 //! Every call that enters the engine is guarded so that a bug surfaces as a Python
 //! exception, never as a panic crossing the boundary. Errors are the classes of
@@ -61,24 +62,37 @@ fn pcap_error(e: wattnet_engine::pcap::PcapError) -> PyErr {
     }
 }
 
+mod policy;
+
 #[pyclass(module = "wattnet._engine")]
 struct Simulation {
     inner: wattnet_engine::Simulation,
+    /// The first exception of a Python policy (`policy`), raised when the engine returns.
+    policy_failure: Option<policy::Failure>,
+    /// A policy raised: the run cannot go on, and it has no results.
+    failed_policy: bool,
 }
 
 #[pymethods]
 impl Simulation {
     /// Builds the simulation of a scenario; with `pcap_dir`, the captures the scenario asks
-    /// for are written there (one file per port, and `hosts`).
+    /// for are written there (one file per port, and `hosts`). `policies` makes the Python
+    /// object of each external controller: `policies(port, policy, params_json, rate_bps,
+    /// transition_s, interval_s)`.
     #[new]
-    #[pyo3(signature = (scenario_json, pcap_dir=None))]
-    fn new(scenario_json: &str, pcap_dir: Option<PathBuf>) -> PyResult<Self> {
+    #[pyo3(signature = (scenario_json, pcap_dir=None, policies=None))]
+    fn new(scenario_json: &str, pcap_dir: Option<PathBuf>, policies: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
         guarded(|| {
-            let mut inner = wattnet_engine::Simulation::from_json(scenario_json).map_err(scenario_error)?;
+            let failure = policy::Failure::default();
+            let mut source = policy::PyPolicySource { factory: policies, failure: failure.clone() };
+            let mut inner =
+                wattnet_engine::Simulation::from_json_with_policies(scenario_json, &mut source).map_err(scenario_error)?;
             if let Some(dir) = pcap_dir {
                 inner.capture_to(&dir).map_err(pcap_error)?;
             }
-            Ok(Simulation { inner })
+            // Only a simulation whose policies took a reference to the failure slot runs Python.
+            let policy_failure = (std::sync::Arc::strong_count(&failure) > 2).then_some(failure);
+            Ok(Simulation { inner, policy_failure, failed_policy: false })
         })
     }
 
@@ -89,10 +103,26 @@ impl Simulation {
         if !t_s.is_finite() || t_s < 0.0 {
             return Err(PyValueError::new_err(format!("t_s must be a non-negative finite number, got {t_s}")));
         }
+        self.refuse_after_policy_failure()?;
         let until = from_secs(t_s);
         loop {
             let inner = &mut self.inner;
-            if py.detach(|| guarded(|| Ok(inner.run_slice(until, SLICE_EVENTS))))? {
+            let done = match &self.policy_failure {
+                None => py.detach(|| guarded(|| Ok(inner.run_slice(until, SLICE_EVENTS))))?,
+                // Python policies: the loop keeps the GIL, which each call would otherwise take back.
+                Some(_) => guarded(|| Ok(inner.run_slice(until, SLICE_EVENTS)))?,
+            };
+            if let Some(failure) = &self.policy_failure {
+                let raised = failure
+                    .lock()
+                    .map_err(|_| simulation_error("a policy's failure slot is poisoned".to_string()))?
+                    .take();
+                if let Some(error) = raised {
+                    self.failed_policy = true;
+                    return Err(error);
+                }
+            }
+            if done {
                 return Ok(());
             }
             py.check_signals()?;
@@ -122,9 +152,21 @@ impl Simulation {
     /// {"summary": {...}, "tables": {name: {column: (type, list)}}} with type "f64", "u64" or "str".
     /// Flushes the capture files first: an error writing them raises OSError naming the file.
     fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.refuse_after_policy_failure()?;
         guarded(|| self.inner.flush_captures().map_err(pcap_error))?;
         let results = guarded(|| self.inner.results().map_err(|e| simulation_error(e.to_string())))?;
         to_python(py, &results)
+    }
+}
+
+impl Simulation {
+    fn refuse_after_policy_failure(&self) -> PyResult<()> {
+        if self.failed_policy {
+            return Err(simulation_error(
+                "a policy raised an exception earlier in this run, so it has no results".to_string(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -170,6 +212,7 @@ fn bench_event_queue(py: Python<'_>, events: u64, pending: u32, seed: u64) -> Py
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
+    m.add_class::<policy::PyPortView>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
     // The same classes as wattnet.errors (one hierarchy), for code that reaches them from here.

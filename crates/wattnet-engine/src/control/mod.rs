@@ -5,11 +5,13 @@
 //! [`PortController`] and one name in [`ControllerSpec`].
 
 mod alr;
+mod external;
 mod grouter;
 mod practra;
 mod sleep;
 
 pub use alr::{AdaptiveLinkRate, AdaptiveLinkRateSpec};
+pub use external::{External, ExternalPolicy, ExternalSpec, NoExternalPolicies, PolicyPort, PolicySource, Trigger};
 pub use grouter::{GRouter, GRouterSpec, RateControl};
 pub use practra::{PracticalRateAdaptation, PracticalRateAdaptationSpec};
 pub use sleep::{OpportunisticSleep, OpportunisticSleepSpec};
@@ -45,9 +47,9 @@ pub enum Command {
     SetRate(u64),
     /// A continuous adjustment (C-EARTH): immediate, no freeze, counted but not logged.
     Tune(u64),
-    /// Go to sleep (Nedevschi et al. 2008; docs/models/rate-policies.md §4): obeyed by an awake
-    /// port with nothing queued or in service; it spends δ going to sleep and δ waking when the
-    /// next packet arrives (the port wakes by itself). Needs [`PortController::sleep_transition`].
+    /// Go to sleep (Nedevschi et al., NSDI 2008, opportunistic sleeping): obeyed by an awake port with nothing queued or in service;
+    /// it spends δ going to sleep and δ waking when the next packet arrives (the port wakes by
+    /// itself). Needs [`PortController::sleep_transition`].
     Sleep,
 }
 
@@ -91,25 +93,32 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ControllerSpec {
-    /// Nedevschi et al.'s practRA as Panarello et al. 2016 use it (docs/models/rate-policies.md §1).
+    /// practRA (Nedevschi et al., "Reducing network energy consumption via sleeping and
+    /// rate-adaptation", NSDI 2008) as Panarello et al. ("Network interface power management and
+    /// TCP congestion control: a troubled marriage", AJEEE 2016) use it.
     #[serde(rename = "practra")]
     PracticalRateAdaptation(PracticalRateAdaptationSpec),
-    /// AWM with C-EARTH or EARTH: Lombardo et al.'s G-router (docs/models/rate-policies.md §3).
+    /// AWM with C-EARTH or EARTH: the G-router (Lombardo, Panarello, Schembra, "Measuring minimum
+    /// transmission resources in the Internet access router").
     GRouter(GRouterSpec),
-    /// Adaptive Link Rate: two rates, dual queue thresholds (docs/models/rate-policies.md §2).
+    /// Adaptive Link Rate: two rates, dual queue thresholds (Gunaratne et al., IEEE Trans. Computers 2008).
     AdaptiveLinkRate(AdaptiveLinkRateSpec),
-    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ
-    /// (docs/models/rate-policies.md §4).
+    /// Opportunistic sleeping: sleep when idle and the predicted idle time exceeds 2δ (Nedevschi et al., NSDI 2008).
     OpportunisticSleep(OpportunisticSleepSpec),
+    /// A policy supplied by the program running the engine (a Python class through the binding).
+    External(ExternalSpec),
 }
 
 impl ControllerSpec {
-    /// A controller for a port whose rate transitions take `transition`.
+    /// A controller for port `port` whose rate transitions take `transition`; `policies`
+    /// supplies the external ones.
     pub fn build(
         &self,
+        port: &str,
         transition: Time,
         initial_rate_bps: u64,
         field: &str,
+        policies: &mut dyn PolicySource,
     ) -> Result<Box<dyn PortController>, ScenarioError> {
         Ok(match self {
             ControllerSpec::PracticalRateAdaptation(spec) => {
@@ -118,6 +127,9 @@ impl ControllerSpec {
             ControllerSpec::GRouter(spec) => Box::new(GRouter::new(spec, initial_rate_bps, field)?),
             ControllerSpec::AdaptiveLinkRate(spec) => Box::new(AdaptiveLinkRate::new(spec, initial_rate_bps, field)?),
             ControllerSpec::OpportunisticSleep(spec) => Box::new(OpportunisticSleep::new(spec, field)?),
+            ControllerSpec::External(spec) => {
+                Box::new(External::new(spec, port, transition, initial_rate_bps, field, policies)?)
+            }
         })
     }
 }

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::available_bandwidth::AvailableBandwidth;
+use crate::control::{NoExternalPolicies, PolicySource};
 use crate::energy::{EnergyMeter, Lpi, PowerMode, PowerModel};
 use crate::error::{rate_bps, ScenarioError, MAX_BYTES};
 use crate::event::EventQueue;
@@ -42,6 +43,11 @@ impl Names<'_> {
 
 impl Simulation {
     pub fn build(s: &Scenario) -> Result<Simulation, ScenarioError> {
+        Simulation::build_with_policies(s, &mut NoExternalPolicies)
+    }
+
+    /// `build`, with `policies` supplying the scenario's external controllers.
+    pub fn build_with_policies(s: &Scenario, policies: &mut dyn PolicySource) -> Result<Simulation, ScenarioError> {
         let end = seconds(s.duration_s, "duration_s", true)?;
         if s.routing.ttl == 0 {
             return Err(err("routing.ttl", "must be at least 1"));
@@ -80,7 +86,8 @@ impl Simulation {
             }
             let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
             for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
-                let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s)?;
+                let port =
+                    make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s, policies)?;
                 if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
                     return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
                 }
@@ -301,6 +308,11 @@ impl Simulation {
     pub fn from_json(text: &str) -> Result<Simulation, ScenarioError> {
         Simulation::build(&Scenario::from_json(text)?)
     }
+
+    /// `from_json`, with `policies` supplying the scenario's external controllers.
+    pub fn from_json_with_policies(text: &str, policies: &mut dyn PolicySource) -> Result<Simulation, ScenarioError> {
+        Simulation::build_with_policies(&Scenario::from_json(text)?, policies)
+    }
 }
 
 fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
@@ -324,7 +336,7 @@ fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
     })
 }
 
-/// The web-like application of flow `i` (docs/models/traffic-models.md, TCP applications), validated.
+/// The web-like application of flow `i` (Poisson requests, Pareto sizes), validated.
 #[allow(clippy::too_many_arguments)]
 fn web_requests(
     s: &Scenario,
@@ -370,7 +382,7 @@ fn web_requests(
     };
     Ok(Application::Web(WebRequests {
         gap_s: Exp::new(rate).expect("positive rate"),
-        // docs/models/traffic-models.md (TCP applications): x_m = mean·(α − 1)/α.
+        // A Pareto(x_m, α) of the given mean: x_m = mean·(α − 1)/α.
         scale: mean * (shape - 1.0) / shape,
         shape,
         max_segments,
@@ -391,6 +403,7 @@ fn make_port(
     delay: Time,
     id: PortId,
     s: &Scenario,
+    policies: &mut dyn PolicySource,
 ) -> Result<Port, ScenarioError> {
     // A direction's own setting if it has one, else the link's, with the path that names it.
     let pick = |own: Option<_>, link_value, name: &str| match own {
@@ -439,7 +452,7 @@ fn make_port(
         port.energy = Some(EnergyMeter::new(model, lpi, port.rate_bps));
     }
     if let Some(lpi) = lpi {
-        // IEEE 802.3az (docs/models/energy.md §4): an idle port is in low-power idle, from the start of the run.
+        // IEEE 802.3az: an idle port is in low-power idle, from the start of the run.
         port.sleep = Some(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true });
         port.sleep_state = SleepState::LowPower;
         port.stats.sleeps = 1;
@@ -460,9 +473,9 @@ fn make_port(
     }
     if let Some(spec) = over.and_then(|o| o.controller.as_ref()) {
         let controller_field = format!("{field}.{dir}.controller");
-        let controller = spec.build(port.transition, port.rate_bps, &controller_field)?;
+        let controller = spec.build(&port.name, port.transition, port.rate_bps, &controller_field, policies)?;
         if let Some(delta) = controller.sleep_transition() {
-            // docs/models/energy.md §5: the policy sleeps the port; δ to go to sleep and δ to wake.
+            // Opportunistic sleeping (Nedevschi et al., NSDI 2008): δ to go to sleep and δ to wake.
             if port.sleep.is_some() {
                 return Err(err(
                     controller_field,

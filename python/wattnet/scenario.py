@@ -771,6 +771,9 @@ class Flow(_Model):
     start_s: NonNegativeSeconds = 0.0
     stop_s: float | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
+    path: list[str] | None = None
+    """The ports ("from->to") the flow's packets take from ``src`` to ``dst``, whatever the
+    forwarding tables say (TCP's ACKs take the same links back); absent: the tables decide."""
 
     @model_validator(mode="after")
     def _transport_fields(self) -> Flow:
@@ -1048,6 +1051,8 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
                 problems.append(
                     (f"flows[{i}].traffic.senders[{k}]", f"{sender!r} is not connected to dst {flow.dst!r}")
                 )
+        if flow.path is not None and links_valid and known:
+            problems += _pinned_path_problems(f"flows[{i}]", flow, ports)
         if flow.start_s >= scenario.duration_s:
             problems.append(
                 (f"flows[{i}].start_s", f"at or after the end of the run (duration_s = {scenario.duration_s})")
@@ -1093,6 +1098,30 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
     if scenario.pcap and len(scenario.nodes) > MAX_PCAP_NODES:
         problems.append(("pcap", f"captures address at most {MAX_PCAP_NODES} nodes (10.0.0.0/8)"))
     return problems
+
+
+def _pinned_path_problems(field: str, flow: Flow, ports: set[str]) -> list[tuple[str, str]]:
+    """A pinned path: known ports, each starting where the previous one ends, from the flow's
+    src to its dst, visiting each node once; a web flow's requests all come from its src."""
+    if not flow.path:
+        return [(f"{field}.path", 'must name at least one port ("from->to")')]
+    if any(sender != flow.src for sender in getattr(flow.traffic, "senders", [])):
+        return [(f"{field}.path", "cannot pin a web flow whose requests come from other senders")]
+    at, visited = flow.src, {flow.src}
+    for k, port in enumerate(flow.path):
+        if port not in ports:
+            return [(f"{field}.path[{k}]", _unknown_port(port))]
+        start, end = port.split("->")
+        if start != at:
+            whence = "the flow's src" if k == 0 else "the previous port's end"
+            return [(f"{field}.path[{k}]", f"port {port!r} does not start at {whence}, {at!r}")]
+        if end in visited:
+            return [(f"{field}.path[{k}]", f"port {port!r} returns to node {end!r}: a path visits each node once")]
+        at = end
+        visited.add(end)
+    if at != flow.dst:
+        return [(f"{field}.path", f"ends at {at!r}, not at the flow's dst {flow.dst!r}")]
+    return []
 
 
 def _unknown_port(port: str) -> str:

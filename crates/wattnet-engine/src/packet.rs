@@ -33,6 +33,15 @@ pub struct Packet {
 
 pub const NO_CONNECTION: u32 = u32::MAX;
 
+/// A packet's place on its path (`sim/forwarding.rs`): which path, of which generation, and
+/// how many hops it has taken.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathTag {
+    pub slot: u32,
+    pub generation: u32,
+    pub hop: u32,
+}
+
 /// The TCP header fields the simulation uses. Sequence numbers are 64-bit byte offsets
 /// from an initial sequence number of 0 (pcap output writes them modulo 2³²).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -69,10 +78,12 @@ impl TcpHeader {
     }
 }
 
-/// A free-list arena of packets; ids stay valid until the packet is released.
+/// A free-list arena of packets; ids stay valid until the packet is released. Each packet's
+/// path tag is kept beside it, set when it leaves its source.
 #[derive(Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,
+    tags: Vec<PathTag>,
     free: Vec<PacketId>,
 }
 
@@ -85,6 +96,7 @@ impl PacketPool {
             }
             None => {
                 self.slots.push(packet);
+                self.tags.push(PathTag::default());
                 (self.slots.len() - 1) as PacketId
             }
         }
@@ -102,6 +114,16 @@ impl PacketPool {
     #[inline]
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
         &mut self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn tag(&self, id: PacketId) -> PathTag {
+        self.tags[id as usize]
+    }
+
+    #[inline]
+    pub fn tag_mut(&mut self, id: PacketId) -> &mut PathTag {
+        &mut self.tags[id as usize]
     }
 
     /// Packets currently allocated (in a queue, a transmitter or a pipe).

@@ -289,6 +289,10 @@ pub struct FlowSpec {
     /// No packet is emitted at or after this time; absent means the end of the run.
     #[serde(default)]
     pub stop_s: Option<f64>,
+    /// The ports ("from->to") the flow's packets take from `src` to `dst`, whatever the
+    /// forwarding tables say; TCP's ACKs take the same links back. Absent: the tables decide.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -5,7 +5,7 @@ use crate::host::{HostActivity, HostModel};
 use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
-use crate::routing::{flow_hash, NO_ROUTE};
+use crate::routing::NO_ROUTE;
 use crate::time::{serialization, to_secs, Time};
 
 /// A node's own traffic: what its applications and TCP endpoints sent and what reached it.
@@ -21,9 +21,10 @@ pub struct Host {
 }
 
 impl Simulation {
-    /// A node's own packet enters the network: counted, then forwarded.
+    /// A node's own packet enters the network: given its path, counted, then forwarded.
     #[inline]
     pub(super) fn send_from(&mut self, node: u32, pkt: PacketId) {
+        self.assign_path(node, pkt);
         let host = &mut self.hosts[node as usize];
         host.packets_sent += 1;
         if host.activity.is_some() {
@@ -52,10 +53,8 @@ impl Simulation {
     }
 
     fn battery_sent(&mut self, node: u32, pkt: PacketId) {
-        let p = self.pool.get(pkt);
-        // The port forward() will pick (the same lookup); without a route nothing is sent.
-        let hash = if self.ecmp { flow_hash(p.src, p.dst, p.flow, p.conn) } else { 0 };
-        let port = self.routes.lookup(node, p.dst, hash);
+        // The port forward() will pick; without a route nothing is sent.
+        let port = self.next_port(node, pkt);
         if port == NO_ROUTE {
             return;
         }

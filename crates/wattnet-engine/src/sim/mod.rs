@@ -2,6 +2,7 @@
 //! event queue.
 
 mod build;
+pub(crate) mod forwarding;
 mod hosts;
 mod links;
 mod power;
@@ -13,7 +14,7 @@ use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION}
 use crate::port::{Port, PortId, SleepState};
 use crate::queue::{Admission, Arrival};
 use crate::recorder::Recorder;
-use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
+use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
 use crate::time::{serialization, Time};
@@ -80,6 +81,8 @@ pub struct Simulation {
     /// Per node: its own packets sent and received, and its host energy model.
     pub(crate) hosts: Vec<Host>,
     pub(crate) routes: ForwardingTable,
+    /// Every traffic direction's path: pinned, or cached from `routes`.
+    pub(crate) paths: forwarding::Paths,
     pub(crate) metric: RoutingMetric,
     pub(crate) ecmp: bool,
     pub(crate) reconvergence: Reconvergence,
@@ -226,9 +229,8 @@ impl Simulation {
             }
             p.ttl -= 1;
         }
-        // RFC 2992: with ECMP, a hash of the flow picks one of the equal-cost next hops.
-        let hash = if self.ecmp { flow_hash(p.src, p.dst, p.flow, p.conn) } else { 0 };
-        let port = self.routes.lookup(node, p.dst, hash);
+        let port = self.next_port(node, pkt);
+        self.pool.tag_mut(pkt).hop += 1;
         if port == NO_ROUTE {
             self.dropped_no_route += 1;
             return self.discard(pkt);

@@ -6,7 +6,7 @@ use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
 use crate::routing::NO_ROUTE;
-use crate::time::{serialization, to_secs, Time};
+use crate::time::{to_secs, Time};
 
 /// A node's own traffic: what its applications and TCP endpoints sent and what reached it.
 #[derive(Debug, Default)]
@@ -80,7 +80,7 @@ impl Simulation {
                 bytes = config.mss + config.header_bytes;
             }
         }
-        serialization(bytes, self.ports[port as usize].rate_bps)
+        self.ports[port as usize].serialization(bytes)
     }
 
     /// When a connection's transfer ended (its receiver completed), or now.

@@ -17,7 +17,7 @@ use crate::recorder::Recorder;
 use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
-use crate::time::{serialization, Time};
+use crate::time::Time;
 use crate::traffic::UdpSource;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
@@ -289,7 +289,7 @@ impl Simulation {
         let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         let size = self.pool.get(pkt).size_bytes;
         port.queue_bytes -= size as u64;
-        let done = self.now + serialization(size, port.rate_bps);
+        let done = self.now + port.serialization(size);
         port.in_service = Some((pkt, done));
         port.stats.busy_time += done - self.now;
         self.events.schedule(done, EventKind::TxDone { port: port_id });
@@ -375,7 +375,7 @@ impl Simulation {
         }
         port.integrate(now);
         self.rate_log.push(RateChange { time: now, port: port_id, old_bps: port.rate_bps, new_bps: rate_bps });
-        port.rate_bps = rate_bps;
+        port.set_rate(rate_bps);
         port.stats.rate_changes += 1;
         if let Some(meter) = &mut port.energy {
             meter.set_rate(now, rate_bps);

@@ -81,7 +81,7 @@ impl Simulation {
             return;
         }
         port.integrate(now);
-        port.rate_bps = rate_bps;
+        port.set_rate(rate_bps);
         port.stats.rate_tunes += 1;
         if let Some(meter) = &mut port.energy {
             meter.set_rate(now, rate_bps);

@@ -217,10 +217,27 @@ def schema() -> None:
 @app.command()
 def bench(
     only: Annotated[str | None, typer.Option(help=f"Run one benchmark: {', '.join(benchmarks.BENCHMARKS)}.")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the results to this JSON file.")] = None,
+    compare: Annotated[
+        Path | None, typer.Option(help="Compare with results saved by --save; regressions (> 5 %) are marked.")
+    ] = None,
 ) -> None:
     """Run the speed benchmarks; print one JSON object per benchmark and line."""
     if only is not None and only not in benchmarks.BENCHMARKS:
         exit_with_errors([f"--only: unknown benchmark {only!r}; one of {', '.join(benchmarks.BENCHMARKS)}"])
+    previous = None
+    if compare is not None:
+        try:
+            previous = json.loads(compare.read_text())
+        except (OSError, ValueError) as error:
+            exit_with_errors([f"--compare: cannot read {compare}: {error}"])
+    results = []
     for name, benchmark in benchmarks.BENCHMARKS.items():
         if only is None or only == name:
-            typer.echo(json.dumps(benchmark()))
+            results.append(benchmark())
+            typer.echo(json.dumps(results[-1]))
+    if save is not None:
+        save.write_text(json.dumps(results, indent=1))
+    if previous is not None:
+        for line in benchmarks.compare(results, previous):
+            typer.echo(line)

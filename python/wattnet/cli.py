@@ -8,14 +8,14 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from wattnet import bench as benchmarks
 from wattnet._engine import SimulationError
 from wattnet.errors import ScenarioError, SweepError
 from wattnet.results import TABLES
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, load_scenario
-from wattnet.store import StoreBusyError, load_results
-from wattnet.sweep import WorkersDying, load_sweep, replication_means, run_sweep
+
+# Sweeps, the store and the benchmarks are imported by their commands only: they bring pandas,
+# numpy, networkx and Dask, which `wattnet run` does not need.
 
 app = typer.Typer(
     add_completion=False,
@@ -46,10 +46,17 @@ def run(
         ),
     ],
     seed: Annotated[int | None, typer.Option(help="Replaces the scenario's seed.")] = None,
+    tables: Annotated[
+        str, typer.Option(help=f"The tables to write, comma-separated (none: an empty string); of {', '.join(TABLES)}.")
+    ] = ",".join(TABLES),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Run one scenario and write its results (and its pcap captures into OUT/pcap)."""
     pcap_dir = out / "pcap"
+    wanted = [name.strip() for name in tables.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in TABLES]
+    if unknown:
+        exit_with_errors([f"--tables: unknown table {', '.join(map(repr, unknown))}; of {', '.join(TABLES)}"])
     try:
         scenario = load_scenario(scenario_path)
         if seed is not None:
@@ -71,10 +78,10 @@ def run(
     except KeyboardInterrupt:
         partial = f"; the captures in {pcap_dir} are incomplete" if scenario.pcap else ""
         exit_with_errors([f"interrupted; no results written{partial}"], code=130)
-    results.write(out)
+    results.write(out, wanted)
     if not quiet:
         s = results.summary
-        files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in TABLES])
+        files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in wanted])
         typer.echo(f"wrote {out}: {files}")
         if scenario.pcap:
             typer.echo(
@@ -109,6 +116,9 @@ def sweep_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Run a parameter grid with replications into a store that skips what it has and resumes."""
+    from wattnet.store import StoreBusyError
+    from wattnet.sweep import WorkersDying, load_sweep, run_sweep
+
     try:
         definition = load_sweep(sweep_path)
         outcome = run_sweep(
@@ -160,6 +170,9 @@ def results_command(
     confidence: Annotated[float, typer.Option(help="Confidence level of --ci.")] = 0.95,
 ) -> None:
     """Gather a sweep's runs into one table: DIR/results.parquet and DIR/results.csv."""
+    from wattnet.store import load_results
+    from wattnet.sweep import replication_means
+
     try:
         table = load_results(directory)
     except FileNotFoundError as error:
@@ -216,13 +229,15 @@ def schema() -> None:
 
 @app.command()
 def bench(
-    only: Annotated[str | None, typer.Option(help=f"Run one benchmark: {', '.join(benchmarks.BENCHMARKS)}.")] = None,
+    only: Annotated[str | None, typer.Option(help="Run one benchmark (by its name in the output).")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the results to this JSON file.")] = None,
     compare: Annotated[
         Path | None, typer.Option(help="Compare with results saved by --save; regressions (> 5 %) are marked.")
     ] = None,
 ) -> None:
     """Run the speed benchmarks; print one JSON object per benchmark and line."""
+    from wattnet import bench as benchmarks
+
     if only is not None and only not in benchmarks.BENCHMARKS:
         exit_with_errors([f"--only: unknown benchmark {only!r}; one of {', '.join(benchmarks.BENCHMARKS)}"])
     previous = None

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
 from wattnet.errors import from_engine_message
@@ -78,9 +76,8 @@ def run(
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
     simulation = build_simulation(scenario, pcap_dir)
-    console = Console(stderr=True)
-    if progress and console.is_terminal:
-        with _progress_bar(console) as bar:
+    if progress and sys.stderr.isatty():
+        with _progress_bar() as bar:
             task = bar.add_task(scenario.name or "run", total=simulation.end_s)
             advance(simulation, lambda now_s: bar.update(task, completed=now_s))
     else:
@@ -96,13 +93,17 @@ def run(
     return Results.from_engine(simulation.results(), metadata, scenario_json)
 
 
-def _progress_bar(console: Console) -> Progress:
+def _progress_bar() -> Any:
+    # rich is imported only when a bar is shown: most runs (sweeps, scripts, tests) show none.
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.completed:.4g} / {task.total:.4g} s simulated"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=Console(stderr=True),
         transient=True,
     )

@@ -1,5 +1,5 @@
 """Routing through the engine on FatTree: ECMP spreading flows over the core switches while
-each flow keeps one path (routing.md §3), and the tables a link failure changes."""
+each flow keeps one path (RFC 2992; docs/forwarding.md), and the tables a link failure changes."""
 
 import struct
 from collections import defaultdict

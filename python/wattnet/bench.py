@@ -61,9 +61,9 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 
 
 # The bottleneck's rate policy in the `_practra` variant: practRA over 10, 20, …, 100 Mb/s with
-# mRCI 100 ms (power.md §2's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
+# mRCI 100 ms (Nedevschi et al., NSDI 2008's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
 # frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms,
-# power.md §2's assumption, rather than the default mRCI: a tick every millisecond is the
+# Nedevschi et al.'s assumption, rather than the default mRCI: a tick every millisecond is the
 # costliest setting, so the overhead measured is an upper bound.
 PRACTRA_BOTTLENECK = {
     "transition_s": 1e-3,

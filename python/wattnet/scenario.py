@@ -44,7 +44,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (routing.md §2): the routers at the ends of a changed link notice it
+    """OSPF-like link state (RFC 2328; docs/forwarding.md): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -58,7 +58,7 @@ class LinkStateReconvergence(_Model):
 
 class GlobalReconvergence(_Model):
     """Every router installs the new shortest paths ``delay_s`` after a link changes state
-    (routing.md §2's simplest compliant model; seed 001's 0.03 s transition period)."""
+    (the simplest model; Sassu, Scarso, Cuomo, SustainIT 2012 use a 0.03 s transition period)."""
 
     model: Literal["global"] = "global"
     delay_s: NonNegativeSeconds = 0.03
@@ -81,7 +81,7 @@ class Routing(_Model):
 
 
 class BatteryHost(_Model):
-    """A battery-powered client (power.md §9.2): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
+    """A battery-powered client (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000): E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle.
 
     Each packet costs e = P·(size·8/rate) + e_overhead: its overhead ``tx_j_per_packet`` or
     ``rx_j_per_packet`` plus ``tx_w`` or ``rx_w`` for its transmission time at the rate of the
@@ -107,7 +107,7 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (power.md §9.1):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, IEEE 2017, eq. 2):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -312,7 +312,7 @@ PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineC
 
 
 class Lpi(_Model):
-    """IEEE 802.3az low-power idle (power.md §4): an idle port goes to sleep (T_s, active power),
+    """IEEE 802.3az-2010 low-power idle: an idle port goes to sleep (T_s, active power),
     stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
     power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
     idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
@@ -348,7 +348,7 @@ class PracticalRateAdaptation(_Model):
     rates_bps: list[PortRate] = Field(min_length=1)
     """The available rates; they must include the port's initial rate."""
     delay_bound_s: PositiveSeconds = 0.010
-    """d; not given by the seed."""
+    """d; Panarello et al. (AJEEE 2016) do not give it: Nedevschi et al.'s (NSDI 2008) 10 ms."""
     min_rate_change_interval_s: PositiveSeconds
     """mRCI; must exceed the port's transition_s."""
     ewma_weight: float = Field(0.25, gt=0, le=1)
@@ -426,7 +426,7 @@ Controller = Annotated[
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (traffic.md §4): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (as in Panarello et al., AJEEE 2016): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -660,7 +660,7 @@ class Tcp(_Model):
 
     ``rfc`` (the default): RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
     initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth per
-    ACK, no SACK. ``ns2``: the seeds' ns-2 agents (no SACK, no delayed ACKs, initial window 2,
+    ACK, no SACK. ``ns2``: ns-2's agents as the studies reproduced here ran them (no SACK, no delayed ACKs, initial window 2,
     initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT).
     ``linux``: SACK, 40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s,
     maximum 120 s, 1 ms granularity, an RTT sample from every ACK.

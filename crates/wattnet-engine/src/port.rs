@@ -209,7 +209,7 @@ fn ps_per_byte(rate_bps: u64) -> u64 {
     }
 }
 
-/// Where a port is in its sleep cycle (power.md §3–4). Only a port with [`Sleep`] leaves `Active`.
+/// Where a port is in its sleep cycle (sleeping: Nedevschi et al., "Reducing Network Energy Consumption via Sleeping and Rate-Adaptation", NSDI 2008; low-power idle: IEEE 802.3az-2010). Only a port with [`Sleep`] leaves `Active`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SleepState {
     /// Awake: it may transmit.
@@ -238,7 +238,7 @@ pub struct Sleep {
     pub lpi: bool,
 }
 
-/// Bernoulli packet errors on a link direction (traffic.md §8): each packet independently
+/// Bernoulli packet errors on a link direction (as Pentikousis and Badr's error runs, "On the Resource Efficiency of Explicit Congestion Notification", Networking 2004): each packet independently
 /// corrupted with probability `rate`, drawn from the port's LINK_ERROR stream.
 #[derive(Clone, Debug)]
 pub struct PacketErrorModel {

@@ -251,7 +251,7 @@ impl ForwardingTable {
     }
 
     /// Recomputes `node`'s table from `graph`; returns how many destinations changed next hops.
-    /// Without ECMP the lowest next-hop node id wins among equal-cost hops (routing.md §3),
+    /// Without ECMP the lowest next-hop node id wins among equal-cost hops (docs/forwarding.md),
     /// then the lowest port id.
     pub fn install(&mut self, node: u32, graph: &Graph, ports: &[Port]) -> usize {
         if self.row_of[node as usize] == HOST {

@@ -392,7 +392,7 @@ fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
     })
 }
 
-/// The web-like application of flow `i` (traffic.md §5), validated.
+/// The web-like application of flow `i` (Poisson requests, Pareto sizes), validated.
 #[allow(clippy::too_many_arguments)]
 fn web_requests(
     s: &Scenario,
@@ -436,7 +436,7 @@ fn web_requests(
     };
     Ok(Application::Web(WebRequests {
         gap_s: Exp::new(rate).expect("positive rate"),
-        // traffic.md §5: x_m = mean·(α − 1)/α.
+        // A Pareto law of shape α and scale x_m has mean x_m·α/(α − 1): x_m = mean·(α − 1)/α.
         scale: mean * (shape - 1.0) / shape,
         shape,
         max_segments,
@@ -505,7 +505,7 @@ fn make_port(
         port.energy = Some(EnergyMeter::new(model, lpi, port.rate_bps));
     }
     if let Some(lpi) = lpi {
-        // power.md §4: an idle port is in low-power idle, from the start of the run.
+        // IEEE 802.3az-2010: an idle port is in low-power idle, from the start of the run.
         port.sleep = Some(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true });
         port.sleep_state = SleepState::LowPower;
         port.stats.sleeps = 1;
@@ -528,7 +528,7 @@ fn make_port(
         let controller_field = format!("{field}.{dir}.controller");
         let controller = spec.build(port.transition, port.rate_bps, &controller_field)?;
         if let Some(delta) = controller.sleep_transition() {
-            // power.md §3: the policy sleeps the port; δ to go to sleep and δ to wake.
+            // Sleeping (Nedevschi et al., NSDI 2008): the policy sleeps the port; δ to go to sleep and δ to wake.
             if port.sleep.is_some() {
                 return Err(err(
                     controller_field,

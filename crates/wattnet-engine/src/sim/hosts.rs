@@ -1,4 +1,4 @@
-//! Nodes as hosts: packets each node sends and receives, and host energy (power.md §9.1–9.2).
+//! Nodes as hosts: packets each node sends and receives, and host energy (see `HostModel`).
 
 use super::{Connection, Simulation};
 use crate::host::{HostActivity, HostModel};
@@ -44,7 +44,7 @@ impl Simulation {
         }
     }
 
-    /// A packet corrupted on port `via`: its destination spent energy receiving it (power.md §9.2).
+    /// A packet corrupted on port `via`: its destination spent energy receiving it (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000).
     pub(super) fn count_corrupted(&mut self, pkt: PacketId, via: PortId) {
         let dst = self.pool.get(pkt).dst;
         if self.ports[via as usize].to == dst && self.hosts[dst as usize].activity.is_some() {
@@ -88,7 +88,7 @@ impl Simulation {
         c.receiver.stats.completed_at.unwrap_or(self.now)
     }
 
-    /// power.md §9.1 for one connection whose sender has an `mptcp_host` model, else NaN:
+    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one connection whose sender has an `mptcp_host` model, else NaN:
     /// E = duration·P_r(τ_r, RTT_r), one subflow (n = 1), duration from opening to completion
     /// (or now), τ_r its goodput over that time, RTT_r its mean SRTT (0 before any sample).
     pub(super) fn connection_host_energy(&self, c: &Connection) -> f64 {

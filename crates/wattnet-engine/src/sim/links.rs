@@ -1,4 +1,4 @@
-//! Links that go down and up, and how routers learn of it (routing.md §2).
+//! Links that go down and up, and how routers learn of it (docs/forwarding.md).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

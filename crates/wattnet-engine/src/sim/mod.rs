@@ -272,7 +272,7 @@ impl Simulation {
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if !matches!(port.sleep_state, SleepState::Active) {
-            // power.md §3–4: an arrival wakes a sleeping port (after it has finished going to sleep).
+            // Sleeping and IEEE 802.3az: an arrival wakes a sleeping port (after it has finished going to sleep).
             self.wake_port(port_id);
         }
     }
@@ -310,7 +310,7 @@ impl Simulation {
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if port.queue.is_empty() && port.sleep.is_some_and(|s| s.when_idle) {
-            // power.md §4: an 802.3az transmitter with nothing to send goes to low-power idle.
+            // IEEE 802.3az-2010: a transmitter with nothing to send goes to low-power idle.
             self.begin_sleep(port_id);
         }
         if self.pcap.active.is_some() {
@@ -329,11 +329,11 @@ impl Simulation {
         if let Some(&(next, _)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id });
         }
-        // traffic.md §8: a corrupted packet reaches the far end and is discarded there.
+        // A corrupted packet reaches the far end and is discarded there.
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {
             port.stats.corrupted_packets += 1;
             port.stats.corrupted_bytes += self.pool.get(pkt).size_bytes as u64;
-            // power.md §9.2: a battery host spends receive energy on corrupted packets too.
+            // Tsaoussidis et al., ISCC 2000: a battery host spends receive energy on corrupted packets too.
             self.count_corrupted(pkt, port_id);
             return self.discard(pkt);
         }

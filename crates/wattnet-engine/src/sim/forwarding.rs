@@ -15,7 +15,7 @@
 //! its packets look up every hop.
 
 use super::Simulation;
-use crate::packet::{PacketId, PathTag, NO_CONNECTION};
+use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::{Port, PortId};
 use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
 
@@ -173,14 +173,15 @@ impl Simulation {
                 path.state = PathState::LookedUp;
             }
         }
-        *self.pool.tag_mut(pkt) = PathTag { slot, generation: path.generation, hop: 0 };
+        let hot = self.pool.hot_mut(pkt);
+        (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
     }
 
     /// The port a packet at `node` leaves by (`NO_ROUTE`: none): the next hop of its path
     /// while that path stands, else the table's answer for the path's hash.
     #[inline]
     pub(super) fn next_port(&self, node: u32, pkt: PacketId) -> PortId {
-        let tag = self.pool.tag(pkt);
+        let tag = self.pool.hot(pkt);
         let path = &self.paths.slots[tag.slot as usize];
         match path.state {
             PathState::Cached | PathState::Pinned if path.generation == tag.generation => path.hops[tag.hop as usize].1,

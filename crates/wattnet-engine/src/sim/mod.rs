@@ -217,20 +217,20 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
-        let p = self.pool.get_mut(pkt);
-        if p.dst == node {
+        let h = self.pool.hot_mut(pkt);
+        if h.dst == node {
             return self.deliver(pkt, via);
         }
         // RFC 1812 §5.3.1: a router decrements the TTL and discards the packet at zero.
-        if node != p.src {
-            if p.ttl <= 1 {
+        if node != h.src {
+            if h.ttl <= 1 {
                 self.dropped_ttl += 1;
                 return self.discard(pkt);
             }
-            p.ttl -= 1;
+            h.ttl -= 1;
         }
         let port = self.next_port(node, pkt);
-        self.pool.tag_mut(pkt).hop += 1;
+        self.pool.hot_mut(pkt).hop += 1;
         if port == NO_ROUTE {
             self.dropped_no_route += 1;
             return self.discard(pkt);
@@ -240,9 +240,9 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, port_id: PortId, pkt: PacketId) {
-        let p = self.pool.get(pkt);
-        let arrival = Arrival { now: self.now, size_bytes: p.size_bytes, ecn: p.ecn };
-        let size = p.size_bytes;
+        let h = self.pool.hot(pkt);
+        let arrival = Arrival { now: self.now, size_bytes: h.size_bytes, ecn: h.ecn };
+        let size = h.size_bytes;
         let pool = &self.pool;
         let port = &mut self.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
@@ -250,12 +250,12 @@ impl Simulation {
             port.stats.link_down_drops += 1;
             return self.discard(pkt);
         }
-        let state = port.queue_state(|id| pool.get(id).size_bytes);
+        let state = port.queue_state(|id| pool.hot(id).size_bytes);
         match port.discipline.admit(state, arrival) {
             Admission::Enqueue => {}
             Admission::EnqueueMarked => {
                 port.stats.marked_packets += 1;
-                self.pool.get_mut(pkt).ecn = Ecn::Ce;
+                self.pool.hot_mut(pkt).ecn = Ecn::Ce;
             }
             drop @ (Admission::DropOverflow | Admission::DropEarly) => {
                 port.stats.dropped_packets += 1;
@@ -287,7 +287,7 @@ impl Simulation {
         let port = &mut self.ports[port_id as usize];
         port.integrate(self.now);
         let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
-        let size = self.pool.get(pkt).size_bytes;
+        let size = self.pool.hot(pkt).size_bytes;
         port.queue_bytes -= size as u64;
         let done = self.now + port.serialization(size);
         port.in_service = Some((pkt, done));
@@ -301,7 +301,7 @@ impl Simulation {
         let Some((pkt, _)) = port.in_service.take_if(|&mut (_, done)| done == self.now) else { return };
         port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
-        port.stats.transmitted_bytes += self.pool.get(pkt).size_bytes as u64;
+        port.stats.transmitted_bytes += self.pool.hot(pkt).size_bytes as u64;
         let arrival = self.now + port.delay;
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {
@@ -314,6 +314,7 @@ impl Simulation {
             self.begin_sleep(port_id);
         }
         if self.pcap.active.is_some() {
+            self.pool.sync(pkt);
             self.capture_tx(port_id, pkt);
         }
         self.observe(port_id, Observation::Departure);
@@ -332,7 +333,7 @@ impl Simulation {
         // A corrupted packet reaches the far end and is discarded there.
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {
             port.stats.corrupted_packets += 1;
-            port.stats.corrupted_bytes += self.pool.get(pkt).size_bytes as u64;
+            port.stats.corrupted_bytes += self.pool.hot(pkt).size_bytes as u64;
             // Tsaoussidis et al., ISCC 2000: a battery host spends receive energy on corrupted packets too.
             self.count_corrupted(pkt, port_id);
             return self.discard(pkt);
@@ -344,6 +345,7 @@ impl Simulation {
 
     /// `pkt` reached its destination over port `via`.
     fn deliver(&mut self, pkt: PacketId, via: PortId) {
+        self.pool.sync(pkt);
         self.count_received(pkt, via);
         let p = self.pool.get(pkt);
         let stats = &mut self.flows[p.flow as usize].stats;

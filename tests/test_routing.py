@@ -1,5 +1,5 @@
 """Routing through the engine on FatTree: ECMP spreading flows over the core switches while
-each flow keeps one path (RFC 2992; docs/models/routing-and-pruning.md §2), and the tables a link failure changes."""
+each flow keeps one path (RFC 2992; docs/forwarding.md), and the tables a link failure changes."""
 
 import struct
 from collections import defaultdict
@@ -151,3 +151,36 @@ def test_routing_bench_reports_its_timings():
     assert 0 < measured["build_s"] < measured["wall_s"]
     assert 0 < measured["reconverge_s"] < measured["wall_s"]
     assert 0 < measured["link_state_reconverge_s"] < measured["wall_s"]
+
+
+def pinned_square(path):
+    """A square a–b–c–d–a of 1 Mb/s links and a 100 kB TCP transfer a→c pinned to ``path``."""
+    links = [{"a": x, "b": y, "rate_bps": 1e6, "delay_s": 1e-3} for x, y in ("ab", "bc", "cd", "da")]
+    flow = {"name": "f", "src": "a", "dst": "c", "traffic": {"type": "transfer", "bytes": 100_000}, "path": path}
+    return {"seed": 1, "duration_s": 1.0, "nodes": [{"name": n} for n in "abcd"], "links": links, "flows": [flow]}
+
+
+def test_a_pinned_flow_follows_its_ports_both_ways():
+    # The tables would take a→b→c (the lower next-hop id of two equal paths).
+    results = wattnet.run(pinned_square(["a->d", "d->c"]))
+    sent = dict(zip(results.ports["port"], results.ports["transmitted_packets"]))
+    assert sent["a->d"] == sent["d->c"] >= 69  # 100 kB in 1460 B segments
+    assert sent["c->d"] == sent["d->a"] > 0  # the ACKs
+    assert all(sent[p] == 0 for p in ("a->b", "b->c", "c->b", "b->a"))
+
+
+@pytest.mark.parametrize(
+    ("path", "field", "problem"),
+    [
+        ([], "flows[0].path", "at least one port"),
+        (["a->x"], "flows[0].path[0]", "unknown port 'a->x'"),
+        (["b->c"], "flows[0].path[0]", "does not start at the flow's src, 'a'"),
+        (["a->b", "c->d"], "flows[0].path[1]", "does not start at the previous port's end, 'b'"),
+        (["a->b", "b->a"], "flows[0].path[1]", "returns to node 'a'"),
+        (["a->b"], "flows[0].path", "ends at 'b', not at the flow's dst 'c'"),
+    ],
+)
+def test_a_pinned_path_is_checked_port_by_port(path, field, problem):
+    with pytest.raises(wattnet.ScenarioError) as error:
+        wattnet.Scenario.from_dict(pinned_square(path))
+    assert [(f, p) for f, p in error.value.errors if f == field and problem in p], error.value.errors

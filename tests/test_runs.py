@@ -2,7 +2,10 @@
 
 import json
 import math
+import subprocess
+import sys
 
+import pandas as pd
 import pytest
 import wattnet
 from conftest import EXAMPLES, ROOT
@@ -163,3 +166,23 @@ def test_tables_without_rows_keep_their_column_types(tmp_path):
         schema = pq.read_schema(with_rows / f"{name}.parquet")
         assert pq.read_schema(without_rows / f"{name}.parquet").types == schema.types, name
     assert pq.read_table(without_rows / "rate_changes.parquet").num_rows == 0
+
+
+def test_a_run_writes_only_the_tables_asked_for_without_pandas(tmp_path):
+    # pandas is imported only when a DataFrame is first read: writing goes through pyarrow.
+    script = (
+        "import sys, wattnet\n"
+        f"wattnet.run({str(CHAIN)!r}).write({str(tmp_path)!r}, ['flows', 'nodes'])\n"
+        "print('pandas.core' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False", done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "flows.parquet", "nodes.parquet", "scenario.json", "summary.json"
+    ]  # fmt: skip
+    assert len(pd.read_parquet(tmp_path / "flows.parquet")) == 2
+
+
+def test_unknown_tables_are_refused_by_name(tmp_path):
+    with pytest.raises(ValueError, match="unknown table 'flow'"):
+        wattnet.run(CHAIN).write(tmp_path, ["flow"])

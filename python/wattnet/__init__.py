@@ -8,7 +8,7 @@ table = wattnet.sweep("examples/chain.toml", {"links[1].rate_bps": [8e6, 10e6]},
 wattnet.replication_means(table, "packets_dropped")
 """
 
-from importlib.metadata import version as _package_version
+from typing import Any
 
 from wattnet.cost import estimate_cost
 from wattnet.errors import CostWarning, RunTooLargeError, ScenarioError, SimulationError, SweepError, WattnetError
@@ -18,7 +18,16 @@ from wattnet.scenario import Scenario, load_scenario
 from wattnet.store import load_results
 from wattnet.sweep import mean_ci, replication_means, sweep
 
-__version__ = _package_version("wattnet")
+
+def __getattr__(name: str) -> Any:
+    # The version is read on first use (PEP 562): the package's metadata costs a scan of the
+    # installed distributions.
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("wattnet")
+    raise AttributeError(f"module 'wattnet' has no attribute {name!r}")
+
 
 __all__ = [
     "CostWarning",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import random
 import resource
 import time
 from collections.abc import Callable
@@ -63,10 +64,10 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 
 
 # The bottleneck's rate policy in the `_practra` variant: practRA over 10, 20, …, 100 Mb/s with
-# mRCI 100 ms (the controller's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
-# frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms
-# rather than the default mRCI: a tick every millisecond is the costliest setting, so the
-# overhead measured is an upper bound.
+# mRCI 100 ms (Nedevschi et al., NSDI 2008's defaults otherwise: d 10 ms, w 0.25), δ = 1 ms, and a
+# frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms,
+# Nedevschi et al.'s assumption, rather than the default mRCI: a tick every millisecond is the
+# costliest setting, so the overhead measured is an upper bound.
 PRACTRA_BOTTLENECK = {
     "transition_s": 1e-3,
     "power": {"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency"},
@@ -192,6 +193,71 @@ def routing_fattree(k: int = 16, repeats: int = 5) -> Measurement:
     }
 
 
+def fattree_permutation_scenario(k: int, duration_s: float) -> Scenario:
+    """htsim's TCP permutation on FatTree(k): 10 Gb/s everywhere, 1 µs per link, 8-packet
+    DropTail buffers, ECMP; every host sends one endless NewReno transfer (1500 B packets, no
+    SACK, no delayed ACKs: htsim's TCP) to another, the destinations a seeded random derangement
+    of the hosts. ACKs cross the same queues as data."""
+    topology = fattree(k, rate_bps=10e9, delay_s=1e-6, buffer_packets=8)
+    hosts = topology.hosts
+    rng = random.Random(k)
+    while True:
+        targets = rng.sample(hosts, len(hosts))
+        if all(a != b for a, b in zip(hosts, targets)):
+            break
+    tcp = {"profile": "ns2", "congestion_control": {"type": "newreno"}, "mss_bytes": 1460, "header_bytes": 40}
+    return topology.scenario(
+        name=f"bench-permutation-fattree{k}",
+        seed=1,
+        duration_s=duration_s,
+        routing={"ecmp": True},
+        flows=[
+            {"name": f"p{i}", "src": a, "dst": b, "traffic": {"type": "bulk"}, "tcp": tcp}
+            for i, (a, b) in enumerate(zip(hosts, targets))
+        ],
+    )
+
+
+def permutation_fattree(k: int, duration_s: float) -> Measurement:
+    return simulate(f"permutation_fattree{k}", fattree_permutation_scenario(k, duration_s))
+
+
+def dumbbell_10g_scenario(flows: int, duration_s: float, profile: str) -> Scenario:
+    """``flows`` bulk TCP flows s_i → r1 → r2 → d_i, every link 10 Gb/s; access links 1 ms, the
+    bottleneck 8 ms (two-way propagation 20 ms), its DropTail buffer one BDP (10 Gb/s · 20 ms /
+    1500 B = 16 667 packets), access buffers 1000 packets. NewReno with the ``profile``'s
+    settings, MSS 1448 B; flow i starts at i·(1 s / flows), so every flow runs by 1 s."""
+    access = {"rate_bps": 10e9, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
+    links = [
+        {"a": "r1", "b": "r2", "rate_bps": 10e9, "delay_s": 8e-3, "queue": {"type": "droptail", "limit_packets": 16667}}
+    ]
+    for i in range(flows):
+        links += [{"a": f"s{i}", "b": "r1", **access}, {"a": "r2", "b": f"d{i}", **access}]
+    tcp = {"profile": profile, "congestion_control": {"type": "newreno"}, "mss_bytes": 1448}
+    return Scenario(
+        name=f"bench-dumbbell10g-{flows}",
+        seed=1,
+        duration_s=duration_s,
+        nodes=[{"name": n} for n in ("r1", "r2")] + [{"name": f"{e}{i}"} for i in range(flows) for e in "sd"],
+        links=links,
+        flows=[
+            {
+                "name": f"f{i}",
+                "src": f"s{i}",
+                "dst": f"d{i}",
+                "traffic": {"type": "bulk"},
+                "start_s": i / flows,
+                "tcp": tcp,
+            }
+            for i in range(flows)
+        ],
+    )
+
+
+def dumbbell_10g(flows: int, duration_s: float, profile: str) -> Measurement:
+    return simulate(f"dumbbell10g_{flows}_{profile}", dumbbell_10g_scenario(flows, duration_s, profile))
+
+
 def _in_fresh_process(measure: Callable[[], Measurement]) -> Measurement:
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         return pool.submit(_with_rss_at_start, measure).result()
@@ -281,6 +347,11 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "dumbbell_cubic": partial(dumbbell, "cubic"),
     "routing_fattree16": partial(routing_fattree, 16),
     "python_policy": python_policy,
+    "permutation_fattree8": partial(permutation_fattree, 8, 0.2),
+    "permutation_fattree16": partial(permutation_fattree, 16, 0.02),
+    "dumbbell10g_1_ns2": partial(dumbbell_10g, 1, 2.0, "ns2"),
+    "dumbbell10g_10000_ns2": partial(dumbbell_10g, 10_000, 10.0, "ns2"),
+    "dumbbell10g_100_linux": partial(dumbbell_10g, 100, 2.0, "linux"),
 }
 
 BENCHMARKS: dict[str, Callable[[], Measurement]] = {
@@ -301,6 +372,8 @@ class _Clock:
 
 
 def _measurement(name: str, packets: int, events: int, clock: _Clock) -> Measurement:
+    """Rates per wall second and, steadier on a shared machine, per CPU second; packets are
+    link transmissions, so ``cpu_ns_per_packet`` is the cost of one."""
     wall_s, cpu_s = clock.elapsed()
     return {
         "name": name,
@@ -310,5 +383,35 @@ def _measurement(name: str, packets: int, events: int, clock: _Clock) -> Measure
         "packets_per_s": packets / wall_s,
         "events_per_s": events / wall_s,
         "cpu_s": cpu_s,
+        "packets_per_cpu_s": packets / cpu_s if cpu_s > 0 else 0.0,
+        "events_per_cpu_s": events / cpu_s if cpu_s > 0 else 0.0,
+        "cpu_ns_per_packet": cpu_s / packets * 1e9 if packets else 0.0,
         "peak_rss_mb": _peak_rss_mb(),
     }
+
+
+# A benchmark regresses when one of these moves the wrong way by more than the tolerance:
+# (quantity, True if more is better).
+COMPARED = (("events_per_cpu_s", True), ("packets_per_cpu_s", True), ("cpu_s", False), ("peak_rss_mb", False))
+
+
+def compare(current: list[dict[str, Any]], previous: list[dict[str, Any]], tolerance: float = 0.05) -> list[str]:
+    """One line per benchmark present in both runs: each compared quantity before → now and its
+    ratio, ``REGRESSION`` where it got worse by more than ``tolerance`` (a fraction)."""
+    before = {b["name"]: b for b in previous}
+    lines = []
+    for now in current:
+        old = before.get(now["name"])
+        if old is None:
+            lines.append(f"{now['name']}: not in the previous results")
+            continue
+        parts, worse = [], False
+        for key, more_is_better in COMPARED:
+            if not old.get(key) or key not in now:
+                continue
+            ratio = now[key] / old[key]
+            regressed = ratio < 1 - tolerance if more_is_better else ratio > 1 + tolerance
+            worse |= regressed
+            parts.append(f"{key} {old[key]:.4g} → {now[key]:.4g} (×{ratio:.2f}{', worse' if regressed else ''})")
+        lines.append(f"{'REGRESSION ' if worse else ''}{now['name']}: " + "; ".join(parts))
+    return lines

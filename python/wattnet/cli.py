@@ -16,15 +16,15 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from wattnet import bench as benchmarks
 from wattnet.errors import CostWarning, ScenarioError, SimulationError, StoreBusyError, SweepError, WorkersDying
 from wattnet.results import TABLES
 from wattnet.runner import run as run_scenario
 from wattnet.scenario import Scenario, load_scenario
-from wattnet.store import DAMAGED, load_results
-from wattnet.sweep import load_sweep, replication_means, run_sweep
 from wattnet.terminal import printable
 from wattnet.version import version_line
+
+# Sweeps, the store and the benchmarks are imported by their commands only: they bring pandas,
+# numpy, networkx and Dask, which `wattnet run` does not need.
 
 app = typer.Typer(
     add_completion=False,
@@ -168,6 +168,9 @@ def run(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Replaces the scenario's seed.")] = None,
+    tables: Annotated[
+        str, typer.Option(help=f"The tables to write, comma-separated (none: an empty string); of {', '.join(TABLES)}.")
+    ] = ",".join(TABLES),
     verbose: Verbose = 0,
     quiet: Quiet = False,
     force: Annotated[
@@ -176,6 +179,10 @@ def run(
 ) -> None:
     """Run one scenario (TOML, or the scenario.json a run wrote) and write its results."""
     configure_logging(verbose, quiet)
+    wanted = [name.strip() for name in tables.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in TABLES]
+    if unknown:
+        exit_with_errors([f"--tables: unknown table {', '.join(map(repr, unknown))}; of {', '.join(TABLES)}"])
     try:
         scenario = load_scenario(scenario_path)
         if seed is not None:
@@ -201,7 +208,7 @@ def run(
                 out.rmdir()  # made for this run and still empty
         exit_with_errors(*run_failure(error, pcap_dir if scenario.pcap else None))
     try:
-        results.write(out)
+        results.write(out, wanted)
     except OSError as error:
         exit_with_errors([f"--out {out}: cannot write the results: {error.strerror or error}"], code=1)
     except KeyboardInterrupt:
@@ -210,7 +217,7 @@ def run(
         logger.info("note: %s", note)
     if not quiet:
         s = results.summary
-        files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in TABLES])
+        files = ", ".join(["summary.json", "scenario.json"] + [f"{name}.parquet" for name in wanted])
         typer.echo(f"wrote {printable(str(out))}: {files}")
         if scenario.pcap:
             typer.echo(
@@ -250,6 +257,8 @@ def sweep_command(
 ) -> None:
     """Run a parameter grid with replications into a store that skips what it has and resumes."""
     configure_logging(verbose, quiet)
+    from wattnet.sweep import load_sweep, run_sweep
+
     try:
         definition = load_sweep(sweep_path)
         if out is None:
@@ -308,6 +317,9 @@ def results_command(
 ) -> None:
     """Gather a sweep's runs into one table: DIR/results.parquet and DIR/results.csv."""
     configure_logging(verbose, quiet)
+    from wattnet.store import DAMAGED, load_results
+    from wattnet.sweep import replication_means
+
     try:
         table = load_results(directory)
     except FileNotFoundError as error:
@@ -419,14 +431,33 @@ def schema() -> None:
 
 @app.command()
 def bench(
-    only: Annotated[str | None, typer.Option(help=f"Run one benchmark: {', '.join(benchmarks.BENCHMARKS)}.")] = None,
+    only: Annotated[str | None, typer.Option(help="Run one benchmark (by its name in the output).")] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the results to this JSON file.")] = None,
+    compare: Annotated[
+        Path | None, typer.Option(help="Compare with results saved by --save; regressions (> 5 %) are marked.")
+    ] = None,
 ) -> None:
     """Run the speed benchmarks; print one JSON object per benchmark and line."""
+    from wattnet import bench as benchmarks
+
     if only is not None and only not in benchmarks.BENCHMARKS:
         exit_with_errors([f"--only: unknown benchmark {only!r}; one of {', '.join(benchmarks.BENCHMARKS)}"])
+    previous = None
+    if compare is not None:
+        try:
+            previous = json.loads(compare.read_text())
+        except (OSError, ValueError) as error:
+            exit_with_errors([f"--compare: cannot read {compare}: {error}"])
+    results = []
     for name, benchmark in benchmarks.BENCHMARKS.items():
         if only is None or only == name:
-            typer.echo(json.dumps(benchmark()))
+            results.append(benchmark())
+            typer.echo(json.dumps(results[-1]))
+    if save is not None:
+        save.write_text(json.dumps(results, indent=1))
+    if previous is not None:
+        for line in benchmarks.compare(results, previous):
+            typer.echo(line)
 
 
 @app.command("validate")

@@ -1,4 +1,8 @@
-"""What one run produced: its summary and its tables, as pandas DataFrames, and how they are stored."""
+"""What one run produced: its summary and its tables, as pandas DataFrames, and how they are stored.
+
+pandas and pyarrow are imported only when a table is first read or written, so that a run that
+asks for no table (or a sweep's parent process) does not pay for them.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,16 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import dataclass
+from array import array
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from wattnet.errors import SimulationError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import pandas as pd
 
 TABLES = (
     "ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time", "nodes",
@@ -21,16 +28,24 @@ TABLES = (
 # The engine sends every column with its type, so a table with no rows keeps its schema.
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
 
+Columns = dict[str, tuple[str, list[Any]]]
 
-def to_frame(columns: dict[str, tuple[str, list[Any]]], table: str = "") -> pd.DataFrame:
+
+def _beyond_int64(table: str, name: str) -> SimulationError:
+    # The scenario's bounds keep every count within int64; a value beyond is a bug.
+    return SimulationError(f"the {table} table's column {name} holds a value beyond int64")
+
+
+def to_frame(columns: Columns, table: str = "") -> pd.DataFrame:
     """A DataFrame of the engine's ``{name: (type, values)}`` columns, typed even when empty."""
+    import pandas as pd
+
     series = {}
     for name, (kind, values) in columns.items():
         try:
             series[name] = pd.Series(values, dtype=_DTYPES[kind])
         except OverflowError:
-            # The scenario's bounds keep every count within int64; a value beyond is a bug.
-            raise SimulationError(f"the {table} table's column {name} holds a value beyond int64") from None
+            raise _beyond_int64(table, name) from None
     return pd.DataFrame(series)
 
 
@@ -53,9 +68,54 @@ NO_POWER_MODEL_NOTE = (
 )
 
 
-@dataclass(frozen=True)
+def write_parquet(columns: Columns, path: str | Path, table: str = "") -> None:
+    """One table as Parquet, written by pyarrow from the engine's columns. The arrays are built
+    from raw buffers: pyarrow's conversion of Python lists imports pandas (about half a second)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays, fields = [], []
+    for name, (kind, values) in columns.items():
+        if kind == "str":
+            data = [value.encode() for value in values]
+            offsets = array("q", [0])
+            for item in data:
+                offsets.append(offsets[-1] + len(item))
+            buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+            column = pa.Array.from_buffers(pa.large_string(), len(values), buffers)
+        else:
+            kind_type = pa.float64() if kind == "f64" else pa.int64()
+            try:
+                raw = array("d" if kind == "f64" else "q", values)
+            except OverflowError:
+                raise _beyond_int64(table, name) from None
+            column = pa.Array.from_buffers(kind_type, len(values), [None, pa.py_buffer(raw)])
+        arrays.append(column)
+        fields.append((name, column.type))
+    pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(fields)), path)
+
+
+class _Table:
+    """A table of the run as a DataFrame, built from the engine's columns on first access."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, results: Results | None, owner: type | None = None) -> Any:
+        if results is None:
+            return self
+        frame = results._frames.get(self.name)
+        if frame is None:
+            frame = results._frames[self.name] = to_frame(results._columns[self.name], self.name)
+        return frame
+
+
 class Results:
-    """Everything one run produced: its summary (a dict) and its tables (pandas DataFrames).
+    """Everything one run produced: its summary (a dict) and its tables (pandas DataFrames, built
+    when first read).
 
     ``wattnet.run`` returns it; ``write`` stores it as ``summary.json``, ``scenario.json``
     and one Parquet file per table. Every column is listed, with its unit, in the output
@@ -70,50 +130,48 @@ class Results:
         ```
     """
 
-    summary: dict[str, Any]
-    """Run metadata (scenario_hash, seed, engine_version, wall_time_s) and the engine's counters."""
-    ports: pd.DataFrame
-    """One row per port ("from->to"): packets and bytes enqueued, dropped (of which early, by the AQM),
-    ECN-marked, transmitted and corrupted on the wire; utilization."""
-    flows: pd.DataFrame
-    """One row per flow: packets sent, received, dropped and still in the network; mean delay."""
-    timeseries: pd.DataFrame
-    """The recorder's samples, one row per (time_s, entity, quantity)."""
-    rate_changes: pd.DataFrame
-    """One row per change of a port's service rate."""
-    connections: pd.DataFrame
-    """One row per TCP connection: times, goodput, data packets sent (retransmissions, timeouts,
-    fast retransmits) and received (duplicates, CE marks), ACKs sent, final cwnd and SRTT."""
-    cwnd_trace: pd.DataFrame
-    """cwnd and ssthresh at every change, for the flows in the recorder's trace_flows."""
-    routing_events: pd.DataFrame
-    """One row per table a router installed after a link change: time, router, destinations changed."""
-    rate_time: pd.DataFrame
-    """For each port with a power model, the time spent at each rate."""
-    nodes: pd.DataFrame
-    """One row per node: packets its applications and TCP endpoints sent and the packets delivered to it,
-    the energy of its output ports (NaN if none has a power model) and its host energy (NaN without a model)."""
-    scenario_json: str
-    """The canonical engine JSON of the scenario that was run."""
-    notes: tuple[str, ...] = ()
-    """What a reader of these results should know, e.g. that the run accounted no energy."""
+    ports = _Table("""One row per port ("from->to"): packets and bytes enqueued, dropped (of which early, by the AQM),
+    ECN-marked, transmitted and corrupted on the wire; utilization.""")
+    flows = _Table("One row per flow: packets sent, received, dropped and still in the network; mean delay.")
+    timeseries = _Table("The recorder's samples, one row per (time_s, entity, quantity).")
+    rate_changes = _Table("One row per change of a port's service rate.")
+    connections = _Table("""One row per TCP connection: times, goodput, data packets sent (retransmissions, timeouts,
+    fast retransmits) and received (duplicates, CE marks), ACKs sent, final cwnd and SRTT.""")
+    cwnd_trace = _Table("cwnd and ssthresh at every change, for the flows in the recorder's trace_flows.")
+    routing_events = _Table(
+        "One row per table a router installed after a link change: time, router, destinations changed."
+    )
+    rate_time = _Table("For each port with a power model, the time spent at each rate.")
+    nodes = _Table("""One row per node: packets its applications and TCP endpoints sent and the packets delivered to it,
+    the energy of its output ports (NaN if none has a power model) and its host energy (NaN without a model).""")
+
+    def __init__(
+        self, summary: dict[str, Any], columns: dict[str, Columns], scenario_json: str, notes: tuple[str, ...] = ()
+    ) -> None:
+        self.summary = summary
+        """Run metadata (scenario_hash, seed, engine_version, wall_time_s) and the engine's counters."""
+        self.scenario_json = scenario_json
+        """The canonical engine JSON of the scenario that was run."""
+        self.notes = notes
+        """What a reader of these results should know, e.g. that the run accounted no energy."""
+        self._columns = columns
+        self._frames: dict[str, pd.DataFrame] = {}
 
     @classmethod
     def from_engine(cls, engine_results: dict[str, Any], metadata: dict[str, Any], scenario_json: str) -> Results:
-        """Wraps the engine's summary and column tables, with the run's ``metadata`` first in the summary."""
         tables = engine_results["tables"]
         missing = [name for name in TABLES if name not in tables]
         if missing:
             raise RuntimeError(f"the engine returned no table named {', '.join(missing)}")
-        frames = {name: to_frame(tables[name], name) for name in TABLES}
+        columns = {name: tables[name] for name in TABLES}
         summary = {**metadata, **engine_results["summary"]}
         notes: list[str] = []
-        if frames["ports"]["energy_j"].isna().all():
+        if all(math.isnan(energy) for energy in columns["ports"]["energy_j"][1]):
             # Without a meter the engine's sums are empty (0 or -0.0): no energy, not zero energy.
             for name in ENERGY_SUMMARY:
                 summary.pop(name, None)
             notes.append(NO_POWER_MODEL_NOTE)
-        return cls(summary=summary, scenario_json=scenario_json, notes=tuple(notes), **frames)
+        return cls(summary, columns, scenario_json, tuple(notes))
 
     def __repr__(self) -> str:
         s = self.summary
@@ -127,24 +185,44 @@ class Results:
         ]
         if "energy_j" in s:
             lines.append(f"  energy {s['energy_j']:.6g} J (at full rate {s['full_rate_energy_j']:.6g} J)")
-        lines.append("  tables: " + ", ".join(f"{name} ({len(getattr(self, name))} rows)" for name in TABLES))
+        rows = ", ".join(f"{name} ({self._row_count(name)} rows)" for name in TABLES)
+        lines.append("  tables: " + rows)
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines) + ">"
 
-    def write(self, directory: str | Path) -> Path:
-        """Writes summary.json, scenario.json and one Parquet file per table into ``directory``.
+    def _row_count(self, name: str) -> int:
+        columns = self._columns[name]
+        return len(next(iter(columns.values()))[1]) if columns else 0
 
-        The directory is created if needed and returned. The tables carry no timestamps, so
-        identical runs write identical bytes. ``scenario.json`` runs again as it is
-        (``wattnet run DIR/scenario.json``). A number that is not finite is written as null in
-        summary.json (which stays strict JSON). Each file is written under a temporary name and
-        renamed into place once all are written, so an interruption leaves no partial result file.
+    def write(self, directory: str | Path, tables: Iterable[str] = TABLES) -> Path:
+        """Writes summary.json, scenario.json and one Parquet file per table named in ``tables``
+        (by default all of them) into ``directory``, which is created if needed and returned.
+
+        The tables carry no timestamps, so identical runs write identical bytes. ``scenario.json``
+        runs again as it is (``wattnet run DIR/scenario.json``). A number that is not finite is
+        written as null in summary.json (which stays strict JSON). Each file is written under a
+        temporary name and renamed into place once all are written, so an interruption leaves no
+        partial result file.
         """
+        tables = list(tables)
+        unknown = [name for name in tables if name not in TABLES]
+        if unknown:
+            raise ValueError(f"unknown table {', '.join(map(repr, unknown))}; the tables are {', '.join(TABLES)}")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
+        summary = json.dumps(json_safe(self.summary), indent=2, allow_nan=False) + "\n"
+        scenario = json.dumps(json.loads(self.scenario_json), indent=2) + "\n"
+        writers: list[tuple[str, Any]] = [
+            *(
+                (f"{name}.parquet", lambda path, name=name: write_parquet(self._columns[name], path, name))
+                for name in tables
+            ),
+            ("scenario.json", lambda path: Path(path).write_text(scenario)),
+            ("summary.json", lambda path: Path(path).write_text(summary)),
+        ]
         staged: list[tuple[str, Path]] = []
         try:
-            for name, write in self._writers():
+            for name, write in writers:
                 fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{name}-")
                 os.close(fd)
                 staged.append((tmp_name, directory / name))
@@ -155,15 +233,3 @@ class Results:
             for tmp_name, _ in staged:
                 Path(tmp_name).unlink(missing_ok=True)
         return directory
-
-    def _writers(self) -> list[tuple[str, Any]]:
-        def text(content: str) -> Any:
-            return lambda path: Path(path).write_text(content)
-
-        summary = json.dumps(json_safe(self.summary), indent=2, allow_nan=False) + "\n"
-        scenario = json.dumps(json.loads(self.scenario_json), indent=2) + "\n"
-        tables = [(f"{name}.parquet", self._parquet_writer(name)) for name in TABLES]
-        return [*tables, ("scenario.json", text(scenario)), ("summary.json", text(summary))]
-
-    def _parquet_writer(self, name: str) -> Any:
-        return lambda path: getattr(self, name).to_parquet(path, index=False)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
 from wattnet.cost import check_cost
@@ -105,9 +103,8 @@ def run(
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
     simulation = build_simulation(scenario, pcap_dir, policies)
-    console = Console(stderr=True)
-    if progress and console.is_terminal:
-        with _progress_bar(console) as bar:
+    if progress and sys.stderr.isatty():
+        with _progress_bar() as bar:
             task = bar.add_task(printable(scenario.name) or "run", total=simulation.end_s)
             advance(simulation, lambda now_s: bar.update(task, completed=now_s))
     else:
@@ -123,7 +120,11 @@ def run(
     return Results.from_engine(simulation.results(), metadata, scenario_json)
 
 
-def _progress_bar(console: Console) -> Progress:
+def _progress_bar() -> Any:
+    # rich is imported only when a bar is shown: most runs (sweeps, scripts, tests) show none.
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     return Progress(
         # The description is a scenario's name: shown as text, never read as markup.
         TextColumn("{task.description}", markup=False),
@@ -131,6 +132,6 @@ def _progress_bar(console: Console) -> Progress:
         TextColumn("{task.completed:.4g} / {task.total:.4g} s simulated"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=Console(stderr=True),
         transient=True,
     )

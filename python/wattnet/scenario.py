@@ -90,7 +90,7 @@ class _Model(BaseModel):
 
 
 class LinkStateReconvergence(_Model):
-    """OSPF-like link state (RFC 2328): the routers at the ends of a changed link notice it
+    """OSPF-like link state (RFC 2328; docs/forwarding.md): the routers at the ends of a changed link notice it
     after ``detection_s`` and flood a router-LSA of ``lsa_bytes``; each hop adds its propagation
     delay, the LSA's transmission time and ``hop_processing_s``; a router installs its new
     shortest paths ``spf_delay_s`` after receiving the change."""
@@ -155,8 +155,7 @@ class BatteryHost(_Model):
 
 
 class MptcpHost(_Model):
-    """A host's power while sending, per connection (Zhao, Liu, Wang, "On energy-efficient
-    congestion control for multipath TCP", IEEE 2017):
+    """A host's power while sending, per connection (Zhao, Liu, Wang, IEEE 2017, eq. 2):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
     Each connection the node sends costs duration·P_r, with the duration from opening to
@@ -364,7 +363,7 @@ PowerModel = Annotated[ConstantPower | RateScalingPower | RateTablePower | LineC
 
 
 class Lpi(_Model):
-    """IEEE 802.3az low-power idle: an idle port goes to sleep (T_s, active power),
+    """IEEE 802.3az-2010 low-power idle: an idle port goes to sleep (T_s, active power),
     stays in low-power idle (quiet T_q at ``power_fraction`` of active power, refresh T_r at full
     power, repeating), and wakes (T_w, active power) when a frame arrives. A port is in low-power
     idle from the start of the run. ``phy`` presets the timings (Reviriego et al. 2009); explicit
@@ -401,7 +400,7 @@ class PracticalRateAdaptation(_Model):
     rates_bps: list[PortRate] = Field(min_length=1)
     """The available rates; they must include the port's initial rate."""
     delay_bound_s: PositiveSeconds = 0.010
-    """d; the capacity-scaling study does not give it."""
+    """d; Panarello et al. (AJEEE 2016) do not give it: Nedevschi et al.'s (NSDI 2008) 10 ms."""
     min_rate_change_interval_s: PositiveSeconds
     """mRCI; must exceed the port's transition_s."""
     ewma_weight: float = Field(0.25, gt=0, le=1)
@@ -514,7 +513,7 @@ Controller = Annotated[
 
 
 class UniformAvailableBandwidth(_Model):
-    """A bottleneck elsewhere (a time-varying downstream bottleneck): the port's rate is redrawn at Exp(mean) epochs,
+    """A bottleneck elsewhere (as in Panarello et al., AJEEE 2016): the port's rate is redrawn at Exp(mean) epochs,
     uniformly from [min, max] (continuous, or in steps of ``step_bps``), without a transition."""
 
     type: Literal["uniform"] = "uniform"
@@ -870,6 +869,9 @@ class Flow(_Model):
     """When it starts sending (TCP: opens its connection)."""
     stop_s: NonNegativeSeconds | None = None
     """UDP and web traffic: nothing starts at or after this time; absent means the end of the run."""
+    path: list[str] | None = None
+    """The ports ("from->to") the flow's packets take from ``src`` to ``dst``, whatever the
+    forwarding tables say (TCP's ACKs take the same links back); absent: the tables decide."""
 
     @model_validator(mode="after")
     def _transport_fields(self) -> Flow:
@@ -1352,6 +1354,8 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
                 problems.append(
                     (f"flows[{i}].traffic.senders[{k}]", f"{sender!r} is not connected to dst {flow.dst!r}")
                 )
+        if flow.path is not None and links_valid and known:
+            problems += _pinned_path_problems(f"flows[{i}]", flow, ports)
         if flow.start_s >= scenario.duration_s:
             problems.append(
                 (f"flows[{i}].start_s", f"at or after the end of the run (duration_s = {scenario.duration_s})")
@@ -1421,6 +1425,30 @@ def _overload_problems(scenario: Scenario) -> list[tuple[str, str]]:
             )
             problems.append((f"flows[{i}].traffic.{field}", problem))
     return problems
+
+
+def _pinned_path_problems(field: str, flow: Flow, ports: set[str]) -> list[tuple[str, str]]:
+    """A pinned path: known ports, each starting where the previous one ends, from the flow's
+    src to its dst, visiting each node once; a web flow's requests all come from its src."""
+    if not flow.path:
+        return [(f"{field}.path", 'must name at least one port ("from->to")')]
+    if any(sender != flow.src for sender in getattr(flow.traffic, "senders", [])):
+        return [(f"{field}.path", "cannot pin a web flow whose requests come from other senders")]
+    at, visited = flow.src, {flow.src}
+    for k, port in enumerate(flow.path):
+        if port not in ports:
+            return [(f"{field}.path[{k}]", _unknown_port(port))]
+        start, end = port.split("->")
+        if start != at:
+            whence = "the flow's src" if k == 0 else "the previous port's end"
+            return [(f"{field}.path[{k}]", f"port {port!r} does not start at {whence}, {at!r}")]
+        if end in visited:
+            return [(f"{field}.path[{k}]", f"port {port!r} returns to node {end!r}: a path visits each node once")]
+        at = end
+        visited.add(end)
+    if at != flow.dst:
+        return [(f"{field}.path", f"ends at {at!r}, not at the flow's dst {flow.dst!r}")]
+    return []
 
 
 def _unknown_port(port: str) -> str:

@@ -33,7 +33,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+from wattnet._lazy import lazy_import
+
+pd = lazy_import("pandas")
 
 from wattnet.errors import StoreBusyError
 

@@ -39,18 +39,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args, get_origin
 
-import numpy as np
-import pandas as pd
 from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
+from wattnet._lazy import lazy_import
 from wattnet.errors import ScenarioError, SweepError, WorkersDying
 from wattnet.metrics import MetricsHook, measure
 from wattnet.runner import as_scenario, run
 from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
 from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
+
+np = lazy_import("numpy")
+pd = lazy_import("pandas")
 
 # Batching: a task (one call on a worker) runs several short runs, sized from the runs' mean
 # wall time so that it takes about TARGET_TASK_S, with at most MAX_BATCH runs and never more

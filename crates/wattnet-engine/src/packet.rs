@@ -24,6 +24,7 @@ pub struct Packet {
     pub size_bytes: u32,
     /// When the source handed the packet to the network.
     pub sent_at: Time,
+    /// As the source sent them; in the network, the live values are the pool's `Hot` ones.
     pub ttl: u8,
     pub ecn: Ecn,
     /// The TCP connection this packet belongs to (`NO_CONNECTION` for UDP).
@@ -32,6 +33,24 @@ pub struct Packet {
 }
 
 pub const NO_CONNECTION: u32 = u32::MAX;
+
+/// What forwarding reads and writes at every hop, kept densely beside the packets (24 bytes
+/// against a packet's 112), so that a hop touches this and the ports but not the packet.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hot {
+    pub dst: u32,
+    pub src: u32,
+    pub size_bytes: u32,
+    /// The packet's path (`sim/forwarding.rs`): its slot, the path's generation when the
+    /// packet was given it, and the hops taken since.
+    pub slot: u32,
+    pub generation: u32,
+    pub hop: u16,
+    /// The live TTL and ECN codepoint; the packet's own fields keep what its source sent
+    /// until `PacketPool::sync` writes these back.
+    pub ttl: u8,
+    pub ecn: Ecn,
+}
 
 /// The TCP header fields the simulation uses. Sequence numbers are 64-bit byte offsets
 /// from an initial sequence number of 0 (pcap output writes them modulo 2³²).
@@ -72,22 +91,34 @@ impl TcpHeader {
     }
 }
 
-/// A free-list arena of packets; ids stay valid until the packet is released.
+/// A free-list arena of packets; ids stay valid until the packet is released. Each packet's
+/// `Hot` fields are kept beside it.
 #[derive(Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,
+    hot: Vec<Hot>,
     free: Vec<PacketId>,
 }
 
 impl PacketPool {
     pub fn alloc(&mut self, packet: Packet) -> PacketId {
+        let hot = Hot {
+            dst: packet.dst,
+            src: packet.src,
+            size_bytes: packet.size_bytes,
+            ttl: packet.ttl,
+            ecn: packet.ecn,
+            ..Hot::default()
+        };
         match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = packet;
+                self.hot[id as usize] = hot;
                 id
             }
             None => {
                 self.slots.push(packet);
+                self.hot.push(hot);
                 (self.slots.len() - 1) as PacketId
             }
         }
@@ -105,6 +136,24 @@ impl PacketPool {
     #[inline]
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
         &mut self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn hot(&self, id: PacketId) -> &Hot {
+        &self.hot[id as usize]
+    }
+
+    #[inline]
+    pub fn hot_mut(&mut self, id: PacketId) -> &mut Hot {
+        &mut self.hot[id as usize]
+    }
+
+    /// Writes the live TTL and ECN codepoint into the packet, for whoever reads the whole
+    /// packet next (its receiver, a capture).
+    pub fn sync(&mut self, id: PacketId) {
+        let hot = self.hot[id as usize];
+        let p = &mut self.slots[id as usize];
+        (p.ttl, p.ecn) = (hot.ttl, hot.ecn);
     }
 
     /// Packets currently allocated (in a queue, a transmitter or a pipe).

@@ -14,14 +14,27 @@ use crate::energy::EnergyMeter;
 use crate::packet::PacketId;
 use crate::queue::{QueueDiscipline, QueueState};
 use crate::rng::Rng;
-use crate::time::Time;
+use crate::time::{serialization, Time, PS_PER_S};
 
 pub type PortId = u32;
 
+/// Counters and integrals; `repr(C)` keeps the ones every packet updates first, together.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct PortStats {
+    /// Every byte offered to the port, admitted or not.
+    pub arrived_bytes: u64,
     pub enqueued_packets: u64,
     pub enqueued_bytes: u64,
+    pub transmitted_packets: u64,
+    pub transmitted_bytes: u64,
+    /// Serialization time of transmissions started (the unfinished part is removed at the end).
+    pub busy_time: Time,
+    /// ∫ waiting packets dt and ∫ waiting bytes dt, in unit·ps.
+    pub queue_packets_area: u128,
+    pub queue_bytes_area: u128,
+    /// ∫ configured rate dt, in bit/s·ps.
+    pub rate_area: u128,
     /// Every drop at this queue: overflow and AQM (early) drops.
     pub dropped_packets: u64,
     pub dropped_bytes: u64,
@@ -35,63 +48,59 @@ pub struct PortStats {
     /// Packets corrupted on the wire and discarded at the far end (not in `dropped_*`).
     pub corrupted_packets: u64,
     pub corrupted_bytes: u64,
-    pub transmitted_packets: u64,
-    pub transmitted_bytes: u64,
-    /// Every byte offered to the port, admitted or not.
-    pub arrived_bytes: u64,
-    /// Serialization time of transmissions started (the unfinished part is removed at the end).
-    pub busy_time: Time,
     pub rate_changes: u64,
     /// Continuous rate adjustments (C-EARTH), neither logged nor frozen.
     pub rate_tunes: u64,
     pub frozen_time: Time,
     /// Times the port entered low-power idle or sleep (an LPI port starts there: counted).
     pub sleeps: u64,
-    /// ∫ waiting packets dt and ∫ waiting bytes dt, in unit·ps.
-    pub queue_packets_area: u128,
-    pub queue_bytes_area: u128,
-    /// ∫ configured rate dt, in bit/s·ps.
-    pub rate_area: u128,
 }
 
+/// `repr(C)`: what every packet touches (state, queue, transmitter, pipe, counters) comes
+/// first, in a few cache lines; names, policies and models after.
+#[repr(C)]
 pub struct Port {
-    pub name: String,
-    pub from: u32,
-    pub to: u32,
-    pub rate_bps: u64,
-    pub delay: Time,
-    pub transition: Time,
-    pub discipline: QueueDiscipline,
-    pub queue: VecDeque<PacketId>,
+    /// False while the link is down or switched off.
+    pub up: bool,
+    /// Where the port is in its sleep cycle; always `Active` without `sleep`.
+    pub sleep_state: SleepState,
     pub queue_bytes: u64,
+    pub queue: VecDeque<PacketId>,
     /// The packet being serialized and when it finishes.
     pub in_service: Option<(PacketId, Time)>,
     /// The port sends nothing before this time (rate transition).
     pub frozen_until: Time,
     pub pipe: VecDeque<(Time, PacketId)>,
-    /// Bernoulli corruption on the wire; None when the error rate is 0 (boxed: rarely used).
-    pub error_model: Option<Box<PacketErrorModel>>,
+    /// Set only through `set_rate`, which keeps `ps_per_byte` in step.
+    pub rate_bps: u64,
+    /// 8·10¹²/rate when that is a whole number of picoseconds (of at most 2³² ps, so that a
+    /// u32 size times it fits in 64 bits), else 0: serialization by one multiply.
+    ps_per_byte: u64,
+    pub delay: Time,
     /// When the transmitter last finished a packet: with nothing waiting or in service, the
     /// port has been idle since then (RED's q_time; 0 before any transmission, as ns-2).
     pub last_tx_end: Time,
-    /// False while the link is down or switched off.
-    pub up: bool,
-    /// The port's power draw, integrated; None without a power model.
-    pub energy: Option<EnergyMeter>,
-    /// How the port sleeps (802.3az LPI or a sleeping policy); None: it never does.
-    pub sleep: Option<Sleep>,
-    /// Where the port is in its sleep cycle; always `Active` without `sleep`.
-    pub sleep_state: SleepState,
-    /// The power-management policy in charge of this port's rate, if any.
-    pub controller: Option<Box<dyn PortController>>,
-    /// A bottleneck elsewhere redrawing this port's rate over time, if any.
-    pub available_bandwidth: Option<Box<AvailableBandwidth>>,
+    /// When the time integrals were last brought up to date.
+    last_change: Time,
+    pub stats: PortStats,
+    /// Bernoulli corruption on the wire; None when the error rate is 0 (boxed: rarely used).
+    pub error_model: Option<Box<PacketErrorModel>>,
     /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
     /// reverse direction of the managed port).
     pub window_rewriter: Option<PortId>,
-    pub stats: PortStats,
-    /// When the time integrals were last brought up to date.
-    last_change: Time,
+    /// The power-management policy in charge of this port's rate, if any.
+    pub controller: Option<Box<dyn PortController>>,
+    /// How the port sleeps (802.3az LPI or a sleeping policy); None: it never does.
+    pub sleep: Option<Sleep>,
+    pub discipline: QueueDiscipline,
+    pub from: u32,
+    pub to: u32,
+    pub transition: Time,
+    pub name: String,
+    /// The port's power draw, integrated; None without a power model.
+    pub energy: Option<EnergyMeter>,
+    /// A bottleneck elsewhere redrawing this port's rate over time, if any.
+    pub available_bandwidth: Option<Box<AvailableBandwidth>>,
 }
 
 impl Port {
@@ -114,6 +123,7 @@ impl Port {
             from,
             to,
             rate_bps,
+            ps_per_byte: ps_per_byte(rate_bps),
             delay,
             transition,
             discipline,
@@ -133,6 +143,21 @@ impl Port {
             window_rewriter: None,
             stats: PortStats::default(),
             last_change: 0,
+        }
+    }
+
+    /// Changes the service rate (the caller handles integrals, logs and transitions).
+    pub fn set_rate(&mut self, rate_bps: u64) {
+        self.rate_bps = rate_bps;
+        self.ps_per_byte = ps_per_byte(rate_bps);
+    }
+
+    /// Time to serialize `bytes` at the current rate, as `time::serialization` computes it.
+    #[inline]
+    pub fn serialization(&self, bytes: u32) -> Time {
+        match self.ps_per_byte {
+            0 => serialization(bytes, self.rate_bps),
+            ps => bytes as u64 * ps,
         }
     }
 
@@ -176,7 +201,15 @@ impl Port {
     }
 }
 
-/// Where a port is in its sleep cycle (power.md §3–4). Only a port with [`Sleep`] leaves `Active`.
+fn ps_per_byte(rate_bps: u64) -> u64 {
+    const PS_PER_BYTE_AT_1BPS: u64 = 8 * PS_PER_S;
+    match PS_PER_BYTE_AT_1BPS.checked_rem(rate_bps) {
+        Some(0) if PS_PER_BYTE_AT_1BPS / rate_bps <= u32::MAX as u64 => PS_PER_BYTE_AT_1BPS / rate_bps,
+        _ => 0,
+    }
+}
+
+/// Where a port is in its sleep cycle (sleeping: Nedevschi et al., "Reducing Network Energy Consumption via Sleeping and Rate-Adaptation", NSDI 2008; low-power idle: IEEE 802.3az-2010). Only a port with [`Sleep`] leaves `Active`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SleepState {
     /// Awake: it may transmit.
@@ -205,7 +238,7 @@ pub struct Sleep {
     pub lpi: bool,
 }
 
-/// Bernoulli packet errors on a link direction (traffic.md §8): each packet independently
+/// Bernoulli packet errors on a link direction (as Pentikousis and Badr's error runs, "On the Resource Efficiency of Explicit Congestion Notification", Networking 2004): each packet independently
 /// corrupted with probability `rate`, drawn from the port's LINK_ERROR stream.
 #[derive(Clone, Debug)]
 pub struct PacketErrorModel {
@@ -223,5 +256,27 @@ impl PacketErrorModel {
     #[inline]
     pub fn corrupts(&mut self) -> bool {
         self.rng.gen_bool(self.rate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::{Limit, QueueDiscipline};
+
+    #[test]
+    fn serialization_by_multiply_matches_the_division() {
+        let q = QueueDiscipline::drop_tail(Limit::Packets(1), true);
+        let mut port = Port::new("a->b".into(), 0, 1, 10_000_000_000, 0, 0, q);
+        // 10 Gb/s: 800 ps per byte, a multiply; 3 b/s: no whole number, the division.
+        for rate in [10_000_000_000, 1_000_000_000, 100_000_000, 3, 1, 7_000_000_000] {
+            port.set_rate(rate);
+            for bytes in [0, 1, 40, 1500, 9000, u32::MAX] {
+                assert_eq!(port.serialization(bytes), serialization(bytes, rate), "{bytes} B at {rate} b/s");
+            }
+        }
+        port.set_rate(10_000_000_000);
+        assert_eq!(port.ps_per_byte, 800);
+        assert_eq!(port.serialization(1500), 1_200_000);
     }
 }

@@ -1,4 +1,5 @@
-//! Forwarding tables: for every router and destination, the output ports on shortest paths.
+//! Forwarding tables: for every router and destination, the output ports on shortest paths;
+//! for every host (a node with at most one port), which nodes it believes its port leads to.
 //!
 //! Each router computes its own row by a single-source Dijkstra over the links it believes
 //! are up, carrying the set of first hops along equal-cost paths (for ECMP). Routers may
@@ -124,69 +125,210 @@ impl Graph {
     }
 }
 
-/// One router's table: for each destination, its next-hop ports in `hops`.
+/// A router's table entry that names a group of equal-cost ports rather than one port.
+const GROUP: u32 = 1 << 31;
+
+/// `row_of`'s mark for a node with at most one port, which needs no table.
+const HOST: u32 = u32::MAX;
+
+/// One router's table: one entry per destination, the next-hop port itself when there is
+/// one (or `NO_ROUTE`), else `GROUP | g` for the g-th group of equal-cost ports. A router
+/// has few distinct groups (a FatTree edge switch: its uplinks), so each is stored once.
 #[derive(Clone, Default, PartialEq)]
 struct Row {
-    /// `hops[offsets[d]..offsets[d + 1]]` are the next-hop ports towards d.
-    offsets: Vec<u32>,
-    hops: Vec<PortId>,
+    next: Vec<u32>,
+    /// Group g is `group_ports[group_starts[g]..group_starts[g + 1]]`.
+    group_starts: Vec<u32>,
+    group_ports: Vec<PortId>,
 }
 
+impl Row {
+    #[inline]
+    fn next_hops(&self, dst: usize) -> &[PortId] {
+        let entry = &self.next[dst];
+        match *entry {
+            NO_ROUTE => &[],
+            e if e & GROUP != 0 => {
+                let g = (e & !GROUP) as usize;
+                &self.group_ports[self.group_starts[g] as usize..self.group_starts[g + 1] as usize]
+            }
+            _ => std::slice::from_ref(entry),
+        }
+    }
+}
+
+/// Which nodes a host believes it reaches: the connected components of one graph (links go
+/// down and up in both directions at once, so reachability is symmetric). Hosts that believe
+/// the same links usable share one.
+struct Components {
+    /// The usable ports of the graph these are the components of, in `Graph` order.
+    usable: Vec<PortId>,
+    label: Vec<u32>,
+    /// Hosts that use these components.
+    users: u32,
+}
+
+impl Components {
+    fn of(graph: &Graph) -> Components {
+        let n = graph.nodes();
+        let mut label = vec![u32::MAX; n];
+        let mut stack = vec![];
+        for root in 0..n as u32 {
+            if label[root as usize] != u32::MAX {
+                continue;
+            }
+            label[root as usize] = root;
+            stack.push(root);
+            while let Some(x) = stack.pop() {
+                for &(_, y, _) in graph.out(x) {
+                    if label[y as usize] == u32::MAX {
+                        label[y as usize] = root;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        Components { usable: graph.links.iter().map(|&(p, _, _)| p).collect(), label, users: 0 }
+    }
+
+    #[inline]
+    fn joined(&self, a: u32, b: u32) -> bool {
+        self.label[a as usize] == self.label[b as usize]
+    }
+}
+
+/// Every node's forwarding state: a table per router, and for a host (a node with at most
+/// one port, which can only send through it) its port and which nodes it believes reachable.
 pub struct ForwardingTable {
     nodes: usize,
     ecmp: bool,
+    /// Per node, its row in `rows`, or `HOST`.
+    row_of: Vec<u32>,
     rows: Vec<Row>,
+    /// Per node, a host's port (`NO_ROUTE` for a router or a node without ports).
+    host_port: Vec<PortId>,
+    /// Per node, the index in `components` of what a host believes.
+    host_view: Vec<u32>,
+    components: Vec<Components>,
 }
 
 impl ForwardingTable {
-    /// Every router's table from the same graph.
+    /// Every node's table from the same graph.
     pub fn shortest_paths(nodes: usize, ports: &[Port], metric: RoutingMetric, ecmp: bool) -> ForwardingTable {
-        let mut table = ForwardingTable { nodes, ecmp, rows: vec![Row::default(); nodes] };
+        let mut out_ports = vec![0u32; nodes];
+        let mut host_port = vec![NO_ROUTE; nodes];
+        for (id, p) in ports.iter().enumerate() {
+            out_ports[p.from as usize] += 1;
+            host_port[p.from as usize] = id as PortId;
+        }
+        let mut row_of = vec![HOST; nodes];
+        let mut routers = 0;
+        for node in 0..nodes {
+            if out_ports[node] > 1 {
+                row_of[node] = routers;
+                host_port[node] = NO_ROUTE;
+                routers += 1;
+            }
+        }
         let graph = Graph::new(nodes, ports, |_| true, metric);
+        let mut everything = Components::of(&graph);
+        everything.users = nodes as u32 - routers;
+        let mut table = ForwardingTable {
+            nodes,
+            ecmp,
+            row_of,
+            rows: vec![Row::default(); routers as usize],
+            host_port,
+            host_view: vec![0; nodes],
+            components: vec![everything],
+        };
         for node in 0..nodes as u32 {
-            table.install(node, &graph, ports);
+            if table.row_of[node as usize] != HOST {
+                table.install(node, &graph, ports);
+            }
         }
         table
     }
 
-    /// Recomputes `node`'s row from `graph`; returns how many destinations changed next hops.
-    /// Without ECMP the lowest next-hop node id wins among equal-cost hops (routing.md §3),
+    /// Recomputes `node`'s table from `graph`; returns how many destinations changed next hops.
+    /// Without ECMP the lowest next-hop node id wins among equal-cost hops (docs/forwarding.md),
     /// then the lowest port id.
     pub fn install(&mut self, node: u32, graph: &Graph, ports: &[Port]) -> usize {
+        if self.row_of[node as usize] == HOST {
+            return self.install_host(node, graph);
+        }
         let (dist, hops, words) = graph.first_hops(node);
         let adj = graph.out(node);
-        let mut row = Row { offsets: Vec::with_capacity(self.nodes + 1), hops: Vec::new() };
+        let mut row = Row { next: Vec::with_capacity(self.nodes), ..Row::default() };
+        let mut groups: std::collections::HashMap<Vec<PortId>, u32> = Default::default();
+        let mut hop_ports = vec![];
         for dst in 0..self.nodes {
-            row.offsets.push(row.hops.len() as u32);
             if dst == node as usize || dist[dst] == u64::MAX {
+                row.next.push(NO_ROUTE);
                 continue;
             }
-            let start = row.hops.len();
+            hop_ports.clear();
             for (w, &word) in hops[dst * words..(dst + 1) * words].iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
-                    row.hops.push(adj[w * 64 + bits.trailing_zeros() as usize].0);
+                    hop_ports.push(adj[w * 64 + bits.trailing_zeros() as usize].0);
                     bits &= bits - 1;
                 }
             }
-            if row.hops.len() - start > 1 {
-                row.hops[start..].sort_unstable_by_key(|&p| (ports[p as usize].to, p));
-                if !self.ecmp {
-                    row.hops.truncate(start + 1);
-                }
+            hop_ports.sort_unstable_by_key(|&p| (ports[p as usize].to, p));
+            if hop_ports.len() == 1 || !self.ecmp {
+                row.next.push(hop_ports[0]);
+                continue;
             }
+            let g = *groups.entry(hop_ports.clone()).or_insert_with(|| {
+                row.group_starts.push(row.group_ports.len() as u32);
+                row.group_ports.extend_from_slice(&hop_ports);
+                row.group_starts.len() as u32 - 1
+            });
+            row.next.push(GROUP | g);
         }
-        row.offsets.push(row.hops.len() as u32);
-        let old = std::mem::replace(&mut self.rows[node as usize], row);
-        let new = &self.rows[node as usize];
-        if old.offsets.is_empty() {
-            return (0..self.nodes).filter(|&d| new.offsets[d] != new.offsets[d + 1]).count();
+        row.group_starts.push(row.group_ports.len() as u32);
+        let slot = &mut self.rows[self.row_of[node as usize] as usize];
+        let old = std::mem::replace(slot, row);
+        if old.next.is_empty() {
+            return (0..self.nodes).filter(|&d| !slot.next_hops(d).is_empty()).count();
         }
-        (0..self.nodes).filter(|&d| Self::next_hops(&old, d) != Self::next_hops(new, d)).count()
+        (0..self.nodes).filter(|&d| old.next_hops(d) != slot.next_hops(d)).count()
     }
 
-    fn next_hops(row: &Row, dst: usize) -> &[PortId] {
-        &row.hops[row.offsets[dst] as usize..row.offsets[dst + 1] as usize]
+    /// A host believes what `graph` says about which nodes its port leads to.
+    fn install_host(&mut self, node: u32, graph: &Graph) -> usize {
+        let old = self.host_view[node as usize];
+        let same = |c: &Components| {
+            c.usable.len() == graph.links.len() && c.usable.iter().zip(&graph.links).all(|(a, b)| *a == b.0)
+        };
+        let new = match self.components.iter().position(|c| c.users > 0 && same(c)) {
+            Some(i) => i,
+            None => {
+                let fresh = Components::of(graph);
+                match self.components.iter().position(|c| c.users == 0) {
+                    Some(i) => {
+                        self.components[i] = fresh;
+                        i
+                    }
+                    None => {
+                        self.components.push(fresh);
+                        self.components.len() - 1
+                    }
+                }
+            }
+        };
+        self.components[old as usize].users -= 1;
+        self.components[new].users += 1;
+        self.host_view[node as usize] = new as u32;
+        let (before, after) = (&self.components[old as usize], &self.components[new]);
+        if old as usize == new {
+            return 0;
+        }
+        let reaches = |c: &Components, d: usize| {
+            d != node as usize && self.host_port[node as usize] != NO_ROUTE && c.joined(node, d as u32)
+        };
+        (0..self.nodes).filter(|&d| reaches(before, d) != reaches(after, d)).count()
     }
 
     /// The port towards `dst`; with several equal-cost ports, the one `flow_hash` picks
@@ -196,11 +338,18 @@ impl ForwardingTable {
     /// two of the four cores would carry nothing).
     #[inline]
     pub fn lookup(&self, node: u32, dst: u32, flow_hash: u64) -> PortId {
-        let hops = Self::next_hops(&self.rows[node as usize], dst as usize);
-        match hops.len() {
-            0 => NO_ROUTE,
-            1 => hops[0],
-            n => hops[(router_hash(flow_hash, node) % n as u64) as usize],
+        let r = self.row_of[node as usize];
+        if r == HOST {
+            let view = &self.components[self.host_view[node as usize] as usize];
+            return if node != dst && view.joined(node, dst) { self.host_port[node as usize] } else { NO_ROUTE };
+        }
+        let row = &self.rows[r as usize];
+        match row.next[dst as usize] {
+            e if e & GROUP == 0 || e == NO_ROUTE => e,
+            _ => {
+                let hops = row.next_hops(dst as usize);
+                hops[(router_hash(flow_hash, node) % hops.len() as u64) as usize]
+            }
         }
     }
 
@@ -211,18 +360,17 @@ impl ForwardingTable {
 
     /// The number of equal-cost next hops from `node` towards `dst`.
     pub fn fan_out(&self, node: u32, dst: u32) -> usize {
-        Self::next_hops(&self.rows[node as usize], dst as usize).len()
+        match self.row_of[node as usize] {
+            HOST => (self.lookup(node, dst, 0) != NO_ROUTE) as usize,
+            r => self.rows[r as usize].next_hops(dst as usize).len(),
+        }
     }
 
-    /// Forgets one route, as a router with a stale table would (tests of the drop path).
+    /// Forgets one route of a router, as a router with a stale table would (tests of the drop path).
     #[cfg(test)]
     pub fn remove(&mut self, node: u32, dst: u32) {
-        let row = &mut self.rows[node as usize];
-        let (a, b) = (row.offsets[dst as usize] as usize, row.offsets[dst as usize + 1] as usize);
-        row.hops.drain(a..b);
-        for o in &mut row.offsets[dst as usize + 1..] {
-            *o -= (b - a) as u32;
-        }
+        let r = self.row_of[node as usize];
+        self.rows[r as usize].next[dst as usize] = NO_ROUTE;
     }
 }
 
@@ -326,8 +474,13 @@ mod tests {
 
     /// Every next hop of every router, towards every destination.
     fn all_next_hops(table: &ForwardingTable, nodes: u32) -> Vec<Vec<PortId>> {
-        let (n, t) = (nodes as usize, table);
-        (0..n * n).map(|i| ForwardingTable::next_hops(&t.rows[i / n], i % n).to_vec()).collect()
+        let n = nodes;
+        (0..n * n)
+            .map(|i| match table.row_of[(i / n) as usize] {
+                HOST => vec![table.port(i / n, i % n)].into_iter().filter(|&p| p != NO_ROUTE).collect(),
+                r => table.rows[r as usize].next_hops((i % n) as usize).to_vec(),
+            })
+            .collect()
     }
 
     #[test]
@@ -366,5 +519,29 @@ mod tests {
         let table = ForwardingTable::shortest_paths(3, &ports, RoutingMetric::Hops, false);
         assert_eq!(table.port(0, 2), NO_ROUTE);
         assert_ne!(table.port(0, 1), NO_ROUTE);
+    }
+
+    #[test]
+    fn hosts_need_no_table_and_learn_which_nodes_they_reach() {
+        // Routers 0 and 1 joined; hosts 2 and 4 on router 0, host 3 on router 1.
+        let mut ports = vec![];
+        for (a, b) in [(0, 1), (2, 0), (3, 1), (4, 0)] {
+            ports.push(port(a, b, 1));
+            ports.push(port(b, a, 1));
+        }
+        let mut table = ForwardingTable::shortest_paths(5, &ports, RoutingMetric::Hops, true);
+        assert_eq!(table.rows.len(), 2, "rows for the two routers only");
+        for dst in [0, 1, 3, 4] {
+            assert_eq!(table.port(2, dst), 2, "host 2 sends everything through its port 2->0");
+        }
+        assert_eq!(table.port(2, 2), NO_ROUTE);
+        // The routers' link (ports 0 and 1) goes down: host 2 now reaches 0 and 4, no longer
+        // 1 and 3; host 4 believes the same and shares what host 2 learned.
+        let graph = Graph::new(5, &ports, |p| p > 1, RoutingMetric::Hops);
+        assert_eq!(table.install(2, &graph, &ports), 2);
+        assert_eq!((table.port(2, 1), table.port(2, 3), table.port(2, 4)), (NO_ROUTE, NO_ROUTE, 2));
+        assert_eq!(table.install(4, &graph, &ports), 2);
+        assert_eq!(table.components.iter().filter(|c| c.users > 0).count(), 2, "the initial view and the new one");
+        assert_eq!(table.install(4, &graph, &ports), 0);
     }
 }

@@ -47,7 +47,7 @@ pub struct RoutingSpec {
     /// Initial IP time-to-live; a packet is dropped when it reaches zero.
     #[serde(default = "default_ttl")]
     pub ttl: u8,
-    /// Spread flows over equal-cost next hops by hashing (routing.md §3); otherwise the
+    /// Spread flows over equal-cost next hops by hashing (RFC 2992; docs/forwarding.md); otherwise the
     /// lowest next-hop node id wins.
     #[serde(default)]
     pub ecmp: bool,
@@ -63,7 +63,7 @@ impl Default for RoutingSpec {
     }
 }
 
-/// routing.md §2: how tables change after a link goes down or up.
+/// How tables change after a link goes down or up.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ReconvergenceSpec {
@@ -80,8 +80,8 @@ pub enum ReconvergenceSpec {
         #[serde(default = "default_lsa_bytes")]
         lsa_bytes: u32,
     },
-    /// Every router installs the new shortest paths `delay_s` after the change (the
-    /// greened-network seed's 0.03 s transition).
+    /// Every router installs the new shortest paths `delay_s` after the change (Sassu,
+    /// Scarso, Cuomo, "TCP behavior over a greened network", SustainIT 2012: 0.03 s).
     Global {
         #[serde(default = "default_global_delay")]
         delay_s: f64,
@@ -114,7 +114,7 @@ pub enum RoutingMetric {
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
-    /// The node's own energy as a host (power.md §9.1–9.2); none: not accounted.
+    /// The node's own energy as a host (MPTCP host power: Zhao, Liu, Wang, "On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017; battery client: Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000); none: not accounted.
     #[serde(default)]
     pub power: Option<HostPowerSpec>,
 }
@@ -135,13 +135,13 @@ pub struct LinkSpec {
     #[serde(default)]
     pub transition_s: f64,
     /// Probability that a packet is corrupted on the wire and discarded at the far end
-    /// (Bernoulli, independent per packet; traffic.md §8). In [0, 1).
+    /// (Bernoulli, independent per packet). In [0, 1).
     #[serde(default)]
     pub error_rate: f64,
-    /// How each direction draws power (power.md §1, §9.3); none: energy is not accounted.
+    /// How each direction draws power (after Nedevschi et al., NSDI 2008); none: energy is not accounted.
     #[serde(default)]
     pub power: Option<PowerModelSpec>,
-    /// IEEE 802.3az low-power idle on both directions (power.md §4); none: ports stay awake.
+    /// IEEE 802.3az low-power idle on both directions (IEEE 802.3az-2010); none: ports stay awake.
     #[serde(default)]
     pub lpi: Option<LpiSpec>,
     #[serde(default)]
@@ -161,7 +161,7 @@ pub struct PortOverride {
     pub lpi: Option<LpiSpec>,
     /// A power-management policy for this direction's output port.
     pub controller: Option<ControllerSpec>,
-    /// A bottleneck elsewhere: the rate redraws itself over time (traffic.md §4).
+    /// A bottleneck elsewhere: the rate redraws itself over time (as in Panarello et al., "Network interface power management and TCP congestion control: a troubled marriage", AJEEE 2016).
     pub available_bandwidth: Option<AvailableBandwidthSpec>,
 }
 
@@ -172,12 +172,12 @@ pub enum QueueSpec {
     Droptail {
         limit_packets: Option<u32>,
         limit_bytes: Option<u64>,
-        /// ns-2 counts the packet being transmitted towards the limit (aqm.md §1).
+        /// ns-2 counts the packet being transmitted towards the limit.
         #[serde(default = "yes")]
         count_in_service: bool,
     },
     /// RED (Floyd & Jacobson 1993) with Floyd's gentle variant and optional ECN marking
-    /// (aqm.md §2–3). Thresholds are in packets, or in bytes when `mode` is `bytes`; the
+    /// (Floyd and Jacobson, "Random Early Detection Gateways for Congestion Avoidance", IEEE/ACM ToN 1993; gentle RED as ns-2). Thresholds are in packets, or in bytes when `mode` is `bytes`; the
     /// physical buffer is exactly one of `limit_packets` and `limit_bytes`, as for droptail.
     Red {
         /// Average queue at which early drops (marks) start: packets, or bytes in byte mode.
@@ -213,7 +213,7 @@ pub enum QueueSpec {
         #[serde(default = "yes")]
         count_in_service: bool,
     },
-    /// DCTCP-style marking (aqm.md §4): set CE on ECN-capable packets that arrive when the
+    /// DCTCP-style marking (Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010): set CE on ECN-capable packets that arrive when the
     /// instantaneous queue exceeds K (exactly one of `k_packets`, `k_bytes`); tail drop at
     /// the physical limit as droptail.
     Threshold {
@@ -236,7 +236,7 @@ pub enum RedMode {
     Bytes,
 }
 
-/// How RED ages its average over an idle period of m packet times (aqm.md §2 step 1).
+/// How RED ages its average over an idle period of m packet times (Floyd and Jacobson, IEEE/ACM ToN 1993, §11).
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum RedIdleDecay {
@@ -289,6 +289,10 @@ pub struct FlowSpec {
     /// No packet is emitted at or after this time; absent means the end of the run.
     #[serde(default)]
     pub stop_s: Option<f64>,
+    /// The ports ("from->to") the flow's packets take from `src` to `dst`, whatever the
+    /// forwarding tables say; TCP's ACKs take the same links back. Absent: the tables decide.
+    #[serde(default)]
+    pub path: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -314,9 +318,9 @@ pub enum TrafficSpec {
     /// TCP: one transfer of `bytes`.
     Transfer { bytes: u64 },
     /// TCP: `files` transfers of `bytes` each, one after the other, each a new connection
-    /// opened as soon as the previous transfer completes (traffic.md §7).
+    /// opened as soon as the previous transfer completes (as Pentikousis and Badr's clients, Networking 2004).
     Serial { files: u32, bytes: u64 },
-    /// TCP, web-like (traffic.md §5): requests arrive as a Poisson process; each opens a new
+    /// TCP, web-like (as in Lombardo, Panarello, Schembra's G-router study): requests arrive as a Poisson process; each opens a new
     /// connection to `dst` from a sender drawn uniformly from `senders` (default: `src`
     /// alone) and carries ⌈Pareto⌉ full segments with the given mean and shape, capped at
     /// `max_segments` if set. Requests stop at `stop_s`.
@@ -340,10 +344,10 @@ impl TrafficSpec {
     }
 }
 
-/// TCP settings. Every field left out takes the value of `profile` (tcp.md):
+/// TCP settings. Every field left out takes the value of `profile`:
 /// `rfc` (the default) — RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
 /// initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth
-/// per ACK, no SACK; `ns2` — the seeds' ns-2 agents: no SACK, no delayed ACKs (ns-2's default
+/// per ACK, no SACK; `ns2` — ns-2's agents as the studies reproduced here ran them: no SACK, no delayed ACKs (ns-2's default
 /// sink), initial window 2, initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed
 /// segment per RTT; `linux` — SACK, 40 ms delayed ACKs, initial window 10, growth of up to 2
 /// segments per ACK, initial RTO 1 s, minimum 0.2 s, maximum 120 s, 1 ms granularity, an RTT
@@ -545,7 +549,7 @@ pub enum PortQuantity {
     /// The power drawn at the sampling instant (NaN without a power model).
     PowerW,
     /// RED's moving average of the queue as of its last update (an arrival), in RED's own unit:
-    /// packets, or bytes in byte mode (aqm.md §2). NaN for other disciplines.
+    /// packets, or bytes in byte mode (Floyd and Jacobson, IEEE/ACM ToN 1993). NaN for other disciplines.
     RedAverage,
 }
 

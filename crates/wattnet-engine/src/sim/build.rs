@@ -14,9 +14,10 @@ use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{EventSpec, LinkSpec, PortOverride, ReconvergenceSpec, Scenario, TrafficSpec};
+use crate::scenario::{EventSpec, LinkSpec, NodeSpec, PortOverride, ReconvergenceSpec, Scenario, TrafficSpec};
 use rand_distr::Exp;
 
+use crate::sim::forwarding::Paths;
 use crate::sim::{Action, Application, Flow, FlowStats, Host, Reconvergence, Simulation, TcpFlow, WebRequests};
 use crate::tcp::TcpConfig;
 use crate::time::{checked_secs, Time};
@@ -107,6 +108,7 @@ impl Simulation {
         let mut flows = Vec::with_capacity(s.flows.len());
         let mut sources = Vec::with_capacity(s.flows.len());
         let mut flow_names = HashMap::new();
+        let mut pinned = Vec::with_capacity(s.flows.len());
         for (i, fs) in s.flows.iter().enumerate() {
             let f = format!("flows[{i}]");
             if flow_names.insert(fs.name.as_str(), i).is_some() {
@@ -117,9 +119,22 @@ impl Simulation {
             if src == dst {
                 return Err(err(format!("{f}.dst"), "src and dst must differ"));
             }
-            if routes.port(src, dst) == NO_ROUTE {
+            let path =
+                fs.path.as_ref().map(|p| pinned_path(p, src, dst, &ports, &port_ids, &s.nodes, &f)).transpose()?;
+            if path.is_none() && routes.port(src, dst) == NO_ROUTE {
                 return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
             }
+            if path.is_some() {
+                if let TrafficSpec::Web { senders, .. } = &fs.traffic {
+                    if senders.iter().any(|s| s != &fs.src) {
+                        return Err(err(
+                            format!("{f}.path"),
+                            "cannot pin a web flow whose requests come from other senders",
+                        ));
+                    }
+                }
+            }
+            pinned.push(path);
             let start = seconds(fs.start_s, &format!("{f}.start_s"), false)?;
             let stop = match fs.stop_s {
                 Some(v) => seconds(v, &format!("{f}.stop_s"), false)?,
@@ -270,6 +285,8 @@ impl Simulation {
         let node_names: Vec<String> = s.nodes.iter().map(|n| n.name.clone()).collect();
         let pcap = crate::pcap::requests(&s.pcap, port_named, &ports, &node_names)?;
 
+        let endpoints: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
+        let paths = Paths::new(&endpoints, pinned, &ports, s.routing.ecmp);
         let mut sim = Simulation {
             now: 0,
             end,
@@ -280,6 +297,7 @@ impl Simulation {
             node_names,
             hosts,
             routes,
+            paths,
             metric: s.routing.metric,
             ecmp: s.routing.ecmp,
             reconvergence,
@@ -313,6 +331,54 @@ impl Simulation {
     pub fn from_json_with_policies(text: &str, policies: &mut dyn PolicySource) -> Result<Simulation, ScenarioError> {
         Simulation::build_with_policies(&Scenario::from_json(text)?, policies)
     }
+}
+
+/// A flow's pinned path (`{field}.path`) as port ids: known ports, each starting where the
+/// previous one ends, from `src` to `dst`, never visiting a node twice.
+fn pinned_path(
+    names: &[String],
+    src: u32,
+    dst: u32,
+    ports: &[Port],
+    port_ids: &HashMap<String, PortId>,
+    nodes: &[NodeSpec],
+    field: &str,
+) -> Result<Vec<PortId>, ScenarioError> {
+    if names.is_empty() {
+        return Err(err(format!("{field}.path"), "must name at least one port (\"from->to\")"));
+    }
+    let mut path = Vec::with_capacity(names.len());
+    let mut visited = vec![src];
+    let mut at = src;
+    for (k, name) in names.iter().enumerate() {
+        let f = format!("{field}.path[{k}]");
+        let id = *port_ids
+            .get(name)
+            .ok_or_else(|| err(&f, format!("unknown port '{name}' (ports are named \"from->to\")")))?;
+        let port = &ports[id as usize];
+        if port.from != at {
+            let node = &nodes[at as usize].name;
+            let whence = if k == 0 { "the flow's src" } else { "the previous port's end" };
+            return Err(err(f, format!("port '{name}' does not start at {whence}, '{node}'")));
+        }
+        if visited.contains(&port.to) {
+            return Err(err(
+                f,
+                format!(
+                    "port '{name}' returns to node '{}': a path visits each node once",
+                    nodes[port.to as usize].name
+                ),
+            ));
+        }
+        visited.push(port.to);
+        path.push(id);
+        at = port.to;
+    }
+    if at != dst {
+        let (end, dst) = (&nodes[at as usize].name, &nodes[dst as usize].name);
+        return Err(err(format!("{field}.path"), format!("ends at '{end}', not at the flow's dst '{dst}'")));
+    }
+    Ok(path)
 }
 
 fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
@@ -382,7 +448,7 @@ fn web_requests(
     };
     Ok(Application::Web(WebRequests {
         gap_s: Exp::new(rate).expect("positive rate"),
-        // A Pareto(x_m, α) of the given mean: x_m = mean·(α − 1)/α.
+        // A Pareto law of shape α and scale x_m has mean x_m·α/(α − 1): x_m = mean·(α − 1)/α.
         scale: mean * (shape - 1.0) / shape,
         shape,
         max_segments,
@@ -452,7 +518,7 @@ fn make_port(
         port.energy = Some(EnergyMeter::new(model, lpi, port.rate_bps));
     }
     if let Some(lpi) = lpi {
-        // IEEE 802.3az: an idle port is in low-power idle, from the start of the run.
+        // IEEE 802.3az-2010: an idle port is in low-power idle, from the start of the run.
         port.sleep = Some(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true });
         port.sleep_state = SleepState::LowPower;
         port.stats.sleeps = 1;
@@ -475,7 +541,7 @@ fn make_port(
         let controller_field = format!("{field}.{dir}.controller");
         let controller = spec.build(&port.name, port.transition, port.rate_bps, &controller_field, policies)?;
         if let Some(delta) = controller.sleep_transition() {
-            // Opportunistic sleeping (Nedevschi et al., NSDI 2008): δ to go to sleep and δ to wake.
+            // Sleeping (Nedevschi et al., NSDI 2008): the policy sleeps the port; δ to go to sleep and δ to wake.
             if port.sleep.is_some() {
                 return Err(err(
                     controller_field,

@@ -1,12 +1,12 @@
-//! Nodes as hosts: packets each node sends and receives, and host energy (power.md §9.1–9.2).
+//! Nodes as hosts: packets each node sends and receives, and host energy (see `HostModel`).
 
 use super::{Connection, Simulation};
 use crate::host::{HostActivity, HostModel};
 use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
-use crate::routing::{flow_hash, NO_ROUTE};
-use crate::time::{serialization, to_secs, Time};
+use crate::routing::NO_ROUTE;
+use crate::time::{to_secs, Time};
 
 /// A node's own traffic: what its applications and TCP endpoints sent and what reached it.
 #[derive(Debug, Default)]
@@ -21,9 +21,10 @@ pub struct Host {
 }
 
 impl Simulation {
-    /// A node's own packet enters the network: counted, then forwarded.
+    /// A node's own packet enters the network: given its path, counted, then forwarded.
     #[inline]
     pub(super) fn send_from(&mut self, node: u32, pkt: PacketId) {
+        self.assign_path(node, pkt);
         let host = &mut self.hosts[node as usize];
         host.packets_sent += 1;
         if host.activity.is_some() {
@@ -43,7 +44,7 @@ impl Simulation {
         }
     }
 
-    /// A packet corrupted on port `via`: its destination spent energy receiving it (power.md §9.2).
+    /// A packet corrupted on port `via`: its destination spent energy receiving it (Tsaoussidis, Badr, Ge, Pentikousis, ISCC 2000).
     pub(super) fn count_corrupted(&mut self, pkt: PacketId, via: PortId) {
         let dst = self.pool.get(pkt).dst;
         if self.ports[via as usize].to == dst && self.hosts[dst as usize].activity.is_some() {
@@ -52,10 +53,8 @@ impl Simulation {
     }
 
     fn battery_sent(&mut self, node: u32, pkt: PacketId) {
-        let p = self.pool.get(pkt);
-        // The port forward() will pick (the same lookup); without a route nothing is sent.
-        let hash = if self.ecmp { flow_hash(p.src, p.dst, p.flow, p.conn) } else { 0 };
-        let port = self.routes.lookup(node, p.dst, hash);
+        // The port forward() will pick; without a route nothing is sent.
+        let port = self.next_port(node, pkt);
         if port == NO_ROUTE {
             return;
         }
@@ -81,7 +80,7 @@ impl Simulation {
                 bytes = config.mss + config.header_bytes;
             }
         }
-        serialization(bytes, self.ports[port as usize].rate_bps)
+        self.ports[port as usize].serialization(bytes)
     }
 
     /// When a connection's transfer ended (its receiver completed), or now.
@@ -89,7 +88,7 @@ impl Simulation {
         c.group.stream.completed_at.unwrap_or(self.now)
     }
 
-    /// power.md §9.1 for one connection whose sender has an `mptcp_host` model, else NaN:
+    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one connection whose sender has an `mptcp_host` model, else NaN:
     /// E = duration·P_r(τ_r, RTT_r), one subflow (n = 1), duration from opening to completion
     /// (or now), τ_r its goodput over that time, RTT_r its mean SRTT (0 before any sample).
     pub(super) fn connection_host_energy(&self, c: &Connection) -> f64 {

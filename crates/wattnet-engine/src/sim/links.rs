@@ -1,4 +1,4 @@
-//! Links that go down and up, and how routers learn of it (docs/models/routing-and-pruning.md §3).
+//! Links that go down and up, and how routers learn of it (docs/forwarding.md).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -132,6 +132,9 @@ impl Simulation {
         }
         let graph = Graph::new(self.node_names.len(), &self.ports, |p| up[p as usize], self.metric);
         let changed = self.routes.install(node, &graph, &self.ports);
+        if changed > 0 {
+            self.paths.invalidate(Some(node), &self.routes);
+        }
         self.route_log.push(RouteInstall { time: self.now, node, changed });
     }
 
@@ -143,31 +146,6 @@ impl Simulation {
             let changed = self.routes.install(node, &graph, &self.ports);
             self.route_log.push(RouteInstall { time: self.now, node, changed });
         }
-    }
-
-    /// A flow's path length under the current tables, hashed as its packets are (a TCP
-    /// flow's data follows its first connection).
-    pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
-        let f = &self.flows[flow];
-        let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(crate::packet::NO_CONNECTION);
-        let hash = if self.ecmp { crate::routing::flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
-        self.path_hops(f.src, f.dst, hash)
-    }
-
-    /// The hop count of a path under the current tables, or `None` if the tables do not
-    /// lead to the destination (no route, or a loop).
-    fn path_hops(&self, src: u32, dst: u32, hash: u64) -> Option<u32> {
-        let mut node = src;
-        for hops in 0..self.node_names.len() as u32 {
-            if node == dst {
-                return Some(hops);
-            }
-            let port = self.routes.lookup(node, dst, hash);
-            if port == crate::routing::NO_ROUTE {
-                return None;
-            }
-            node = self.ports[port as usize].to;
-        }
-        None
+        self.paths.invalidate(None, &self.routes);
     }
 }

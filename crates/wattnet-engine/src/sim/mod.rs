@@ -2,6 +2,7 @@
 //! event queue.
 
 mod build;
+pub(crate) mod forwarding;
 mod hosts;
 mod links;
 mod power;
@@ -13,10 +14,10 @@ use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION}
 use crate::port::{Port, PortId, SleepState};
 use crate::queue::{Admission, Arrival};
 use crate::recorder::Recorder;
-use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
+use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
-use crate::time::{after, serialization, Time};
+use crate::time::{after, Time};
 use crate::traffic::UdpSource;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
@@ -80,6 +81,8 @@ pub struct Simulation {
     /// Per node: its own packets sent and received, and its host energy model.
     pub(crate) hosts: Vec<Host>,
     pub(crate) routes: ForwardingTable,
+    /// Every traffic direction's path: pinned, or cached from `routes`.
+    pub(crate) paths: forwarding::Paths,
     pub(crate) metric: RoutingMetric,
     pub(crate) ecmp: bool,
     pub(crate) reconvergence: Reconvergence,
@@ -228,21 +231,20 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
-        let p = self.pool.get_mut(pkt);
-        if p.dst == node {
+        let h = self.pool.hot_mut(pkt);
+        if h.dst == node {
             return self.deliver(pkt, via);
         }
         // RFC 1812 §5.3.1: a router decrements the TTL and discards the packet at zero.
-        if node != p.src {
-            if p.ttl <= 1 {
+        if node != h.src {
+            if h.ttl <= 1 {
                 self.dropped_ttl += 1;
                 return self.discard(pkt);
             }
-            p.ttl -= 1;
+            h.ttl -= 1;
         }
-        // RFC 2992: with ECMP, a hash of the flow picks one of the equal-cost next hops.
-        let hash = if self.ecmp { flow_hash(p.src, p.dst, p.flow, p.conn) } else { 0 };
-        let port = self.routes.lookup(node, p.dst, hash);
+        let port = self.next_port(node, pkt);
+        self.pool.hot_mut(pkt).hop += 1;
         if port == NO_ROUTE {
             self.dropped_no_route += 1;
             return self.discard(pkt);
@@ -252,9 +254,9 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, port_id: PortId, pkt: PacketId) {
-        let p = self.pool.get(pkt);
-        let arrival = Arrival { now: self.now, size_bytes: p.size_bytes, ecn: p.ecn };
-        let size = p.size_bytes;
+        let h = self.pool.hot(pkt);
+        let arrival = Arrival { now: self.now, size_bytes: h.size_bytes, ecn: h.ecn };
+        let size = h.size_bytes;
         let pool = &self.pool;
         let port = &mut self.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
@@ -262,12 +264,12 @@ impl Simulation {
             port.stats.link_down_drops += 1;
             return self.discard(pkt);
         }
-        let state = port.queue_state(|id| pool.get(id).size_bytes);
+        let state = port.queue_state(|id| pool.hot(id).size_bytes);
         match port.discipline.admit(state, arrival) {
             Admission::Enqueue => {}
             Admission::EnqueueMarked => {
                 port.stats.marked_packets += 1;
-                self.pool.get_mut(pkt).ecn = Ecn::Ce;
+                self.pool.hot_mut(pkt).ecn = Ecn::Ce;
             }
             drop @ (Admission::DropOverflow | Admission::DropEarly) => {
                 port.stats.dropped_packets += 1;
@@ -284,7 +286,7 @@ impl Simulation {
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if !matches!(port.sleep_state, SleepState::Active) {
-            // docs/models/energy.md §4–5: an arrival wakes a sleeping port (after it has finished going to sleep).
+            // Sleeping and IEEE 802.3az: an arrival wakes a sleeping port (after it has finished going to sleep).
             self.wake_port(port_id);
         }
     }
@@ -299,9 +301,9 @@ impl Simulation {
         let port = &mut self.ports[port_id as usize];
         port.integrate(self.now);
         let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
-        let size = self.pool.get(pkt).size_bytes;
+        let size = self.pool.hot(pkt).size_bytes;
         port.queue_bytes -= size as u64;
-        let done = after(self.now, serialization(size, port.rate_bps));
+        let done = after(self.now, port.serialization(size));
         port.in_service = Some((pkt, done));
         port.stats.busy_time += done - self.now;
         self.events.schedule(done, EventKind::TxDone { port: port_id });
@@ -313,7 +315,7 @@ impl Simulation {
         let Some((pkt, _)) = port.in_service.take_if(|&mut (_, done)| done == self.now) else { return };
         port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
-        port.stats.transmitted_bytes += self.pool.get(pkt).size_bytes as u64;
+        port.stats.transmitted_bytes += self.pool.hot(pkt).size_bytes as u64;
         let arrival = after(self.now, port.delay);
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {
@@ -322,10 +324,11 @@ impl Simulation {
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if port.queue.is_empty() && port.sleep.is_some_and(|s| s.when_idle) {
-            // IEEE 802.3az (docs/models/energy.md §4): a transmitter with nothing to send goes to low-power idle.
+            // IEEE 802.3az-2010: a transmitter with nothing to send goes to low-power idle.
             self.begin_sleep(port_id);
         }
         if self.pcap.active.is_some() {
+            self.pool.sync(pkt);
             self.capture_tx(port_id, pkt);
         }
         self.observe(port_id, Observation::Departure);
@@ -341,11 +344,11 @@ impl Simulation {
         if let Some(&(next, _)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id });
         }
-        // docs/models/queue-management.md §5: a corrupted packet reaches the far end and is discarded there.
+        // A corrupted packet reaches the far end and is discarded there.
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {
             port.stats.corrupted_packets += 1;
-            port.stats.corrupted_bytes += self.pool.get(pkt).size_bytes as u64;
-            // docs/models/energy.md §6 (battery client): a battery host spends receive energy on corrupted packets too.
+            port.stats.corrupted_bytes += self.pool.hot(pkt).size_bytes as u64;
+            // Tsaoussidis et al., ISCC 2000: a battery host spends receive energy on corrupted packets too.
             self.count_corrupted(pkt, port_id);
             return self.discard(pkt);
         }
@@ -356,6 +359,7 @@ impl Simulation {
 
     /// `pkt` reached its destination over port `via`.
     fn deliver(&mut self, pkt: PacketId, via: PortId) {
+        self.pool.sync(pkt);
         self.count_received(pkt, via);
         let p = self.pool.get(pkt);
         let stats = &mut self.flows[p.flow as usize].stats;
@@ -387,7 +391,7 @@ impl Simulation {
         }
         port.integrate(now);
         self.rate_log.push(RateChange { time: now, port: port_id, old_bps: port.rate_bps, new_bps: rate_bps });
-        port.rate_bps = rate_bps;
+        port.set_rate(rate_bps);
         port.stats.rate_changes += 1;
         if let Some(meter) = &mut port.energy {
             meter.set_rate(now, rate_bps);

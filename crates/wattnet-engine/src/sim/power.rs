@@ -63,7 +63,7 @@ impl Simulation {
         }
     }
 
-    /// Panarello et al. 2016 §6.3: the new available bandwidth applies at once, without a transition (the
+    /// The new available bandwidth applies at once, without a transition (the
     /// packet in service finishes at the old rate); the next change is scheduled.
     pub(super) fn available_bandwidth_change(&mut self, id: PortId) {
         let bandwidth = self.ports[id as usize].available_bandwidth.as_mut().expect("scheduled for ports with one");
@@ -82,15 +82,15 @@ impl Simulation {
             return;
         }
         port.integrate(now);
-        port.rate_bps = rate_bps;
+        port.set_rate(rate_bps);
         port.stats.rate_tunes += 1;
         if let Some(meter) = &mut port.energy {
             meter.set_rate(now, rate_bps);
         }
     }
 
-    /// AWM (Barbera et al. 2007; docs/models/rate-policies.md §3): an ACK coming back over port
-    /// `via` gets the managing policy's window if that is smaller.
+    /// AWM (Barbera et al., ICC 2007, as the G-router of Lombardo, Panarello, Schembra uses it): an ACK coming back over port `via` gets the managing policy's window
+    /// if that is smaller.
     #[inline]
     pub(super) fn rewrite_window(&mut self, via: PortId, pkt: PacketId) {
         let Some(manager) = self.ports[via as usize].window_rewriter else { return };
@@ -112,14 +112,14 @@ impl Simulation {
             meter.set_mode(now, mode);
         }
         // Down, the port leaves its sleep cycle (a pending transition's event goes stale); an
-        // 802.3az port that comes up with nothing to send goes to sleep (IEEE 802.3az).
+        // 802.3az port that comes up with nothing to send goes to sleep (IEEE 802.3az-2010).
         port.sleep_state = SleepState::Active;
         if port.up && port.sleep.is_some_and(|s| s.when_idle) {
             self.begin_sleep(id);
         }
     }
 
-    // ---- sleeping and waking (Nedevschi et al. 2008, IEEE 802.3az low-power idle; docs/models/energy.md §4–5) ----
+    // ---- sleeping and waking (Nedevschi et al., NSDI 2008; IEEE 802.3az-2010 low-power idle) ----
 
     /// A scheduled `sleep`: from now on the port sleeps whenever it is idle and wakes on an
     /// arrival, each transition taking its transition time (δ) at full power; an 802.3az port
@@ -193,13 +193,13 @@ impl Simulation {
                 if port.queue.is_empty() {
                     port.sleep_state = SleepState::LowPower;
                     port.stats.sleeps += 1;
-                    // 802.3az low-power idle (quiet T_q, refresh T_r), or asleep at sleep power.
+                    // IEEE 802.3az: low-power idle (quiet T_q, refresh T_r); a sleeping port: sleep power.
                     let mode = if sleep.lpi { PowerMode::LowPowerIdle { since: now } } else { PowerMode::Asleep };
                     if let Some(meter) = &mut port.energy {
                         meter.set_mode(now, mode);
                     }
                 } else {
-                    // 802.3az: a frame that arrived while going to sleep waits for T_s, then T_w.
+                    // IEEE 802.3az: a frame that arrived while going to sleep waits for T_s, then T_w.
                     let until = after(now, sleep.to_wake);
                     port.sleep_state = SleepState::Waking { until };
                     self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });

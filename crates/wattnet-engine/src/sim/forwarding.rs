@@ -1,0 +1,321 @@
+//! Which port next: the one answer for every packet at every node.
+//!
+//! Each direction of traffic (a UDP flow; each direction of a TCP connection) has a path: a
+//! list of (node, port) hops. Pinned paths come from the scenario (`flows[i].path`); the
+//! others are computed once from the forwarding tables, with the flow hash computed once, and
+//! so ECMP's choice made once per path and routing epoch. A packet carries its path's slot,
+//! the generation of the path it was given and its hop index, so a hop is an index increment
+//! (htsim's packets carry their route the same way).
+//!
+//! Routers' tables still decide: when a router installs a table, every cached path through it
+//! whose next port there changes is marked stale (the next packet recomputes it), and packets
+//! already on the way, whose generation is now old, look up each remaining hop in the tables
+//! as real routers would, so transient loops, TTL expiry and no-route drops happen exactly as
+//! without the cache. A path the tables do not complete (no route, or a loop) is not cached:
+//! its packets look up every hop.
+
+use super::Simulation;
+use crate::packet::{PacketId, NO_CONNECTION};
+use crate::port::{Port, PortId};
+use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PathState {
+    /// A connection's slot before its first packet.
+    Unmade,
+    /// Not computed for the current tables: the next packet sent computes it.
+    Stale,
+    /// A loop-free path to the destination, as the tables gave it.
+    Cached,
+    /// The tables lead to no route or into a loop: packets look up every hop.
+    LookedUp,
+    /// Given by the scenario: the tables are never consulted.
+    Pinned,
+}
+
+struct Path {
+    src: u32,
+    dst: u32,
+    /// The ECMP hash of the flow, computed once (0 without ECMP).
+    hash: u64,
+    /// (node, output port) from the source on; for `LookedUp`, the hops up to the missing
+    /// route (its port `NO_ROUTE`) or around the loop, so that a table change there is seen.
+    hops: Vec<(u32, PortId)>,
+    state: PathState,
+    /// Bumped whenever the path changes; packets of an older generation look hops up.
+    generation: u32,
+}
+
+/// Every traffic direction's path.
+pub struct Paths {
+    slots: Vec<Path>,
+    /// Flow f's UDP packets use slot f; connection c's data uses `flows + 2c`, its ACKs the next.
+    flows: u32,
+    /// The scenario's pinned paths, per flow (as ports from its source to its destination).
+    pinned: Vec<Option<Vec<PortId>>>,
+    /// False in tests only: every packet looks up every hop, the reference the cache must match.
+    #[cfg(test)]
+    pub cache: bool,
+}
+
+impl Paths {
+    /// Slots for `flows` flows, `pinned[f]` the ports flow f is pinned to, if any.
+    pub fn new(flows: &[(u32, u32)], pinned: Vec<Option<Vec<PortId>>>, ports: &[Port], ecmp: bool) -> Paths {
+        let mut paths = Paths {
+            slots: Vec::with_capacity(flows.len()),
+            flows: flows.len() as u32,
+            pinned,
+            #[cfg(test)]
+            cache: true,
+        };
+        for (f, &(src, dst)) in flows.iter().enumerate() {
+            let hash = if ecmp { flow_hash(src, dst, f as u32, NO_CONNECTION) } else { 0 };
+            let pinned = paths.pinned[f].as_deref();
+            paths.slots.push(Path::new(src, dst, hash, pinned, ports));
+        }
+        paths
+    }
+
+    /// The slot of packets of `flow` (connection `conn`) from `src` to `dst`, `sender` if
+    /// `src` is the connection's sender; a connection's slots are made by its first packets.
+    #[allow(clippy::too_many_arguments)]
+    fn slot(&mut self, flow: u32, conn: u32, src: u32, dst: u32, sender: bool, ports: &[Port], ecmp: bool) -> u32 {
+        if conn == NO_CONNECTION {
+            return flow;
+        }
+        let slot = self.flows + 2 * conn + (!sender) as u32;
+        if self.slots.len() <= slot as usize {
+            self.slots.resize_with(slot as usize + 1, Path::unmade);
+        }
+        if self.slots[slot as usize].state == PathState::Unmade {
+            let hash = if ecmp { flow_hash(src, dst, flow, conn) } else { 0 };
+            let pinned = self.pinned[flow as usize].as_deref();
+            // ACKs go back over the pinned path's links: a link's two ports are 2i and 2i + 1.
+            let reverse: Option<Vec<PortId>> = pinned.map(|p| p.iter().rev().map(|&port| port ^ 1).collect());
+            let pinned = if sender { pinned } else { reverse.as_deref() };
+            self.slots[slot as usize] = Path::new(src, dst, hash, pinned, ports);
+        }
+        slot
+    }
+
+    /// Marks stale every cached path whose port at `node` (at every node: `None`) is no
+    /// longer the tables' answer.
+    pub fn invalidate(&mut self, node: Option<u32>, routes: &ForwardingTable) {
+        for path in &mut self.slots {
+            if !matches!(path.state, PathState::Cached | PathState::LookedUp) {
+                continue;
+            }
+            let moved = path
+                .hops
+                .iter()
+                .any(|&(n, port)| node.is_none_or(|x| x == n) && routes.lookup(n, path.dst, path.hash) != port);
+            if moved {
+                path.state = PathState::Stale;
+                path.generation = path.generation.wrapping_add(1);
+            }
+        }
+    }
+}
+
+impl Path {
+    fn unmade() -> Path {
+        Path { src: 0, dst: 0, hash: 0, hops: vec![], state: PathState::Unmade, generation: 0 }
+    }
+
+    fn new(src: u32, dst: u32, hash: u64, pinned: Option<&[PortId]>, ports: &[Port]) -> Path {
+        match pinned {
+            Some(p) => Path {
+                src,
+                dst,
+                hash,
+                hops: p.iter().map(|&port| (ports[port as usize].from, port)).collect(),
+                state: PathState::Pinned,
+                generation: 0,
+            },
+            None => Path { src, dst, hash, hops: vec![], state: PathState::Stale, generation: 0 },
+        }
+    }
+
+    /// Follows the tables from the source: a complete loop-free path is cached.
+    fn compute(&mut self, routes: &ForwardingTable, ports: &[Port], nodes: usize) {
+        self.hops.clear();
+        let mut node = self.src;
+        self.state = loop {
+            let port = routes.lookup(node, self.dst, self.hash);
+            self.hops.push((node, port));
+            if port == NO_ROUTE {
+                break PathState::LookedUp;
+            }
+            node = ports[port as usize].to;
+            if node == self.dst {
+                break PathState::Cached;
+            }
+            // A loop-free path visits each node once.
+            if self.hops.len() >= nodes {
+                break PathState::LookedUp;
+            }
+        };
+    }
+}
+
+impl Simulation {
+    /// Gives a packet leaving its source its path (computing the path if stale).
+    pub(super) fn assign_path(&mut self, node: u32, pkt: PacketId) {
+        let p = self.pool.get(pkt);
+        let sender = p.conn == NO_CONNECTION || self.connections[p.conn as usize].sender_node == node;
+        let (ports, ecmp) = (&self.ports, self.ecmp);
+        let slot = self.paths.slot(p.flow, p.conn, node, p.dst, sender, ports, ecmp);
+        let path = &mut self.paths.slots[slot as usize];
+        if path.state == PathState::Stale {
+            path.compute(&self.routes, ports, self.node_names.len());
+            #[cfg(test)]
+            if !self.paths.cache && path.state == PathState::Cached {
+                path.state = PathState::LookedUp;
+            }
+        }
+        let hot = self.pool.hot_mut(pkt);
+        (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
+    }
+
+    /// The port a packet at `node` leaves by (`NO_ROUTE`: none): the next hop of its path
+    /// while that path stands, else the table's answer for the path's hash.
+    #[inline]
+    pub(super) fn next_port(&self, node: u32, pkt: PacketId) -> PortId {
+        let tag = self.pool.hot(pkt);
+        let path = &self.paths.slots[tag.slot as usize];
+        match path.state {
+            PathState::Cached | PathState::Pinned if path.generation == tag.generation => path.hops[tag.hop as usize].1,
+            _ => self.routes.lookup(node, path.dst, path.hash),
+        }
+    }
+
+    /// The hop count of flow `flow`'s path under the current tables (a TCP flow's data follows
+    /// its first connection), or `None` if the tables do not lead to the destination.
+    pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
+        if let Some(p) = &self.paths.pinned[flow] {
+            return Some(p.len() as u32);
+        }
+        let f = &self.flows[flow];
+        let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(NO_CONNECTION);
+        let hash = if self.ecmp { flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
+        let mut path = Path::new(f.src, f.dst, hash, None, &self.ports);
+        path.compute(&self.routes, &self.ports, self.node_names.len());
+        (path.state == PathState::Cached).then_some(path.hops.len() as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// FatTree(4) at 10 Mb/s with ECMP: 16 hosts, each sending TCP to the host 5 further on
+    /// and a CBR flow to the one 11 further on; an aggregation–core link fails at 0.3 s and
+    /// comes back at 0.6 s, and an edge–aggregation link fails at 0.45 s, under link-state
+    /// flooding slow enough (20 ms per hop) for transient loops, with TTL 6.
+    fn fattree4() -> Value {
+        let link = |a: String, b: String| {
+            json!({"a": a, "b": b, "rate_bps": 1e7, "delay_s": 1e-4,
+                                                  "queue": {"type": "droptail", "limit_packets": 20}})
+        };
+        let mut nodes = vec![];
+        let mut links = vec![];
+        for pod in 0..4 {
+            for i in 0..2 {
+                nodes.push(json!({"name": format!("edge{pod}_{i}")}));
+                nodes.push(json!({"name": format!("agg{pod}_{i}")}));
+                for h in 0..2 {
+                    let host = format!("h{}", (pod * 2 + i) * 2 + h);
+                    nodes.push(json!({ "name": host }));
+                    links.push(link(host, format!("edge{pod}_{i}")));
+                }
+                for a in 0..2 {
+                    links.push(link(format!("edge{pod}_{i}"), format!("agg{pod}_{a}")));
+                    links.push(link(format!("agg{pod}_{i}"), format!("core{i}_{a}")));
+                }
+            }
+        }
+        for i in 0..2 {
+            for j in 0..2 {
+                nodes.push(json!({"name": format!("core{i}_{j}")}));
+            }
+        }
+        let mut flows = vec![];
+        for h in 0..16 {
+            flows.push(json!({"name": format!("t{h}"), "src": format!("h{h}"), "dst": format!("h{}", (h + 5) % 16),
+                              "traffic": {"type": "bulk"}, "tcp": {"profile": "linux"}}));
+            flows.push(json!({"name": format!("u{h}"), "src": format!("h{h}"), "dst": format!("h{}", (h + 11) % 16),
+                              "traffic": {"type": "cbr", "rate_bps": 1e6}}));
+        }
+        json!({"seed": 3, "duration_s": 1.0, "nodes": nodes, "links": links, "flows": flows,
+               "routing": {"ecmp": true, "ttl": 6,
+                           "reconvergence": {"model": "link_state", "hop_processing_s": 0.02}},
+               "events": [{"action": "link_down", "at_s": 0.3, "a": "agg0_0", "b": "core0_0"},
+                          {"action": "link_down", "at_s": 0.45, "a": "edge1_0", "b": "agg1_1"},
+                          {"action": "link_up", "at_s": 0.6, "a": "agg0_0", "b": "core0_0"}]})
+    }
+
+    #[test]
+    fn cached_paths_forward_exactly_as_hop_by_hop_lookups_do() {
+        let scenario = fattree4().to_string();
+        let mut cached = Simulation::from_json(&scenario).unwrap();
+        cached.run();
+        let mut looked_up = Simulation::from_json(&scenario).unwrap();
+        looked_up.paths.cache = false;
+        looked_up.run();
+        let (a, b) = (cached.results().unwrap(), looked_up.results().unwrap());
+        // The failures did happen: transient loops killed packets, and routes changed.
+        assert!(a.scalar("dropped_ttl") > 0.0, "no TTL drops");
+        assert!(a.scalar("route_installs") > 0.0);
+        assert_eq!(a, b);
+    }
+
+    fn with_path(flow: Value, path: &[&str]) -> String {
+        let link = |a: &str, b: &str| json!({"a": a, "b": b, "rate_bps": 1e6, "delay_s": 0.001});
+        let mut flow = flow;
+        flow["path"] = json!(path);
+        json!({"seed": 1, "duration_s": 1.0,
+               "nodes": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
+               "links": [link("a", "b"), link("b", "c"), link("c", "d"), link("d", "a")],
+               "flows": [flow]})
+        .to_string()
+    }
+
+    #[test]
+    fn a_pinned_flow_takes_its_ports_and_its_acks_come_back_over_the_same_links() {
+        // a→c by hops ties between b and d; the tables take b (the lower id). Pinned via d,
+        // data crosses a->d and d->c only, and ACKs c->d and d->a only.
+        let tcp = json!({"name": "f", "src": "a", "dst": "c", "traffic": {"type": "transfer", "bytes": 100000}});
+        let mut sim = Simulation::from_json(&with_path(tcp, &["a->d", "d->c"])).unwrap();
+        sim.run();
+        let r = sim.results().unwrap();
+        let sent = |port: &str| {
+            r.table("ports").u64s("transmitted_packets")[sim.ports.iter().position(|p| p.name == port).unwrap()]
+        };
+        assert!(sent("a->d") >= 69, "100 kB is 69 segments of 1460 B");
+        assert_eq!(sent("c->d"), sent("d->a"));
+        assert_eq!(sent("a->d"), sent("d->c"));
+        assert!(sent("c->d") > 0);
+        for unused in ["a->b", "b->c", "c->b", "b->a"] {
+            assert_eq!(sent(unused), 0, "{unused}");
+        }
+        assert_eq!(r.table("flows").f64s("path_hops_start")[0], 2.0);
+    }
+
+    #[test]
+    fn a_pinned_path_must_be_connected_ports_from_src_to_dst() {
+        let udp = json!({"name": "f", "src": "a", "dst": "c", "traffic": {"type": "cbr", "rate_bps": 1e5}});
+        for (path, field, words) in [
+            (vec![], "flows[0].path", "at least one port"),
+            (vec!["a->x"], "flows[0].path[0]", "unknown port 'a->x'"),
+            (vec!["b->c"], "flows[0].path[0]", "does not start at the flow's src, 'a'"),
+            (vec!["a->b", "c->d"], "flows[0].path[1]", "does not start at the previous port's end, 'b'"),
+            (vec!["a->b", "b->a"], "flows[0].path[1]", "returns to node 'a'"),
+            (vec!["a->b"], "flows[0].path", "ends at 'b', not at the flow's dst 'c'"),
+        ] {
+            let e = Simulation::from_json(&with_path(udp.clone(), &path)).err().expect("rejected");
+            assert_eq!(e.field, field, "{path:?}");
+            assert!(e.message.contains(words), "{path:?}: {}", e.message);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+"""The benchmark set's scenarios are the workloads they name, and --compare marks regressions."""
+
+from wattnet.bench import compare, dumbbell_10g_scenario, fattree_permutation_scenario
+
+
+def test_the_permutation_is_htsims_workload():
+    scenario = fattree_permutation_scenario(4, 0.01)
+    hosts = [f"h{i}" for i in range(16)]
+    assert sorted(f.src for f in scenario.flows) == sorted(hosts)
+    assert sorted(f.dst for f in scenario.flows) == sorted(hosts)
+    assert all(f.src != f.dst for f in scenario.flows)
+    assert {(link.rate_bps, link.delay_s, link.queue.limit_packets) for link in scenario.links} == {(10e9, 1e-6, 8)}
+    assert scenario.routing.ecmp
+
+
+def test_the_10g_dumbbell_starts_every_flow_within_the_first_second():
+    scenario = dumbbell_10g_scenario(100, 2.0, "linux")
+    assert len(scenario.flows) == 100 and max(f.start_s for f in scenario.flows) == 0.99
+    assert {link.rate_bps for link in scenario.links} == {10e9}
+    assert scenario.links[0].queue.limit_packets == 16667  # 10 Gb/s · 20 ms / 1500 B
+
+
+def test_compare_marks_what_got_worse_beyond_the_tolerance():
+    before = [{"name": "a", "events_per_cpu_s": 100.0, "cpu_s": 2.0, "peak_rss_mb": 100.0}, {"name": "b", "cpu_s": 1.0}]
+    now = [
+        {"name": "a", "events_per_cpu_s": 94.0, "cpu_s": 2.1, "peak_rss_mb": 50.0},
+        {"name": "b", "cpu_s": 1.04},
+        {"name": "c", "cpu_s": 1.0},
+    ]
+    lines = compare(now, before)
+    assert lines[0].startswith("REGRESSION a:") and "events_per_cpu_s 100 → 94 (×0.94, worse)" in lines[0]
+    assert "cpu_s 2 → 2.1 (×1.05)" in lines[0] and "peak_rss_mb 100 → 50 (×0.50)" in lines[0]
+    assert lines[1] == "b: cpu_s 1 → 1.04 (×1.04)"
+    assert lines[2] == "c: not in the previous results"

@@ -96,7 +96,7 @@ fn low_power_idle_delays_a_frame_by_the_wake_time_and_one_arriving_while_it_goes
 
 #[test]
 fn low_power_idle_energy_of_one_frame_per_millisecond_matches_power_md() {
-    // power.md §4 sanity check at 1000BASE-T, P_active = 1 W, LPI at 10 % (0.1 W), quiet
+    // IEEE 802.3az low-power idle at 1000BASE-T, P_active = 1 W, LPI at 10 % (0.1 W), quiet
     // T_q = 20 ms and refresh T_r = 198 µs at full power. One 1500 B frame per ms from 50 ms to
     // 59 ms (10 frames); the run ends at 59.5 ms.
     // s->d: in LPI from 0 to 50 ms: cycles [0, 20.198) and [20.198, 40.396) ms refresh for
@@ -104,7 +104,7 @@ fn low_power_idle_energy_of_one_frame_per_millisecond_matches_power_md() {
     //   Each frame: T_w + frame + T_s = 16.5 + 12 + 182 = 210.5 µs at 1 W (21 % of each ms),
     //   ×10 = 2.105 mJ; then LPI, 789.5 µs per ms (no refresh: T_q is 20 ms), 9 × 789.5 µs +
     //   the last 289.5 µs = 7.395 ms at 0.1 W = 0.7395 mJ. Total 8.2009 mJ. In the steady state
-    //   that is 0.2105 + 0.7895 × 0.1 = 0.28945 W per ms, power.md's "≈ 29 % of full".
+    //   that is 0.2105 + 0.7895 × 0.1 = 0.28945 W per ms, "≈ 29 % of full".
     // d->s: idle throughout: 59.5 ms of LPI whose refresh bursts are the same 0.396 ms:
     //   0.396 ms at 1 W + 59.104 ms at 0.1 W = 6.3064 mJ.
     let flow = json!({"name": "f", "src": "s", "dst": "d", "traffic": {"type": "cbr", "rate_bps": 12e6},
@@ -204,7 +204,7 @@ fn ten_segment_download(client: serde_json::Value, server: serde_json::Value) ->
         "nodes": [{"name": "c", "power": client}, {"name": "s", "power": server}],
         "links": [{"a": "c", "b": "s", "rate_bps": 8e6, "delay_s": 0.01, "power": {"type": "constant", "active_w": 1.0}}],
         "flows": [{"name": "t", "src": "s", "dst": "c", "traffic": {"type": "transfer", "bytes": 14600},
-                   "tcp": {"profile": "ns2"}}]}))
+                   "tcp": {"profile": "ns2", "mss_bytes": 1460}}]}))
 }
 
 fn node_f64(r: &wattnet_engine::Results, node: &str, col: &str) -> f64 {

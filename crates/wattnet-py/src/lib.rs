@@ -138,6 +138,14 @@ fn version() -> &'static str {
     wattnet_engine::VERSION
 }
 
+/// The scenario's JSON with each TCP flow's settings resolved against its profile.
+#[pyfunction]
+fn resolve_tcp(scenario_json: &str) -> PyResult<String> {
+    guarded(|| {
+        wattnet_engine::tcp::resolve_scenario_json(scenario_json).map_err(|e| ScenarioError::new_err(e.to_string()))
+    })
+}
+
 /// The bare event-queue benchmark; returns the number of events processed.
 #[pyfunction]
 fn bench_event_queue(py: Python<'_>, events: u64, pending: u32, seed: u64) -> PyResult<u64> {
@@ -149,6 +157,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_tcp, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     Ok(())

@@ -90,6 +90,11 @@ impl Receiver {
         }
     }
 
+    /// SYNs sent again after a timeout (when this end opened the connection).
+    pub fn syn_retransmissions(&self) -> u32 {
+        self.syn_tries
+    }
+
     /// Data bytes delivered in order to the application.
     pub fn bytes_delivered(&self) -> u64 {
         let fin_in = self.fin_seq.is_some_and(|f| self.rcv_nxt > f) as u64;

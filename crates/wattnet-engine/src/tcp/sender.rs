@@ -156,7 +156,7 @@ impl Sender {
     }
 
     /// Handshake segments (SYN or SYN-ACK) sent again after a timeout.
-    pub fn syn_retries(&self) -> u32 {
+    pub fn syn_retransmissions(&self) -> u32 {
         self.syn_tries
     }
 
@@ -298,9 +298,9 @@ impl Sender {
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
         // The algorithm sees a Karn-safe sample on every ACK, however the RTO estimator times
-        // segments (tcp.md §0.4): Linux passes one to `pkts_acked` per ACK, and ns-2's Vegas
+        // segments (RFC 6298 §3): Linux passes one to `pkts_acked` per ACK, and ns-2's Vegas
         // agent times every segment (`v_sendtime_`) although its RTO times one per RTT.
-        // Vegas needs more than two samples per round (tcp.md §3) or it only ever runs Reno.
+        // Vegas needs more than two samples per round (Linux `tcp_vegas.c`) or it only ever runs Reno.
         let cc_rtt = match self.sampling {
             _ if self.timestamps => rtt,
             RttSampling::EveryAck => rtt,
@@ -411,7 +411,7 @@ impl Sender {
         }
         // No new fast retransmit inside the window of the last recovery or timeout.
         // RFC 6582 §3.2 step 2 (NewReno; also ns-2's Tahoe `bug_fix_`): only if the ACK
-        // "covers more than recover", i.e. ack − 1 > recover (tcp.md §0.3; ns-2
+        // "covers more than recover", i.e. ack − 1 > recover (ns-2
         // `highest_ack_ > recover_`): duplicate ACKs for exactly recover + 1 come from
         // go-back-N resends of data the receiver already held. recover = 0 (the ISN): no
         // recovery yet (ns-2 `bugfix_ss_`). RFC 6675 §5.1 (SACK): HighACK ≥ RecoveryPoint.
@@ -428,7 +428,7 @@ impl Sender {
         self.reduce(Congestion::Loss, self.in_flight() as f64 / self.mss as f64, ctx.now, g);
         match self.recovery {
             Recovery::Tahoe => {
-                // tcp.md §0.3: slow start from one segment, resending from snd_una.
+                // Tahoe (ns-2 `tcp.cc`): slow start from one segment, resending from snd_una.
                 self.window.cwnd = 1.0;
                 self.snd_nxt = self.snd_una;
                 self.timed = None;

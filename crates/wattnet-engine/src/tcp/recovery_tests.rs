@@ -285,7 +285,7 @@ fn syn_retries_back_off_and_give_up() {
 
 impl Harness {
     /// A cumulative ACK for segments below `ack_seg` echoing the timestamp `ts_ecr` (RFC 7323).
-    fn ack_echo(&mut self, ack_seg: u64, ts_ecr: Time) -> Vec<u64> {
+    fn ack_echo(&mut self, ack_seg: u64, ts_ecr: u32) -> Vec<u64> {
         let h = TcpHeader {
             seq: 1,
             ack: seg_start(ack_seg),
@@ -365,11 +365,12 @@ fn a_timestamp_echo_ends_the_back_off_after_a_timeout() {
     assert_eq!(h.time_out(), vec![1]);
     assert!((crate::time::to_secs(h.now) - 1.0).abs() < 1e-12);
     let resent_at = h.now;
-    // Every data segment carries its send time as TSval and 12 bytes of option.
+    // Every data segment carries its send time as TSval (1 s = 10⁶ µs ticks) and 12 option bytes.
     let last = h.out.last().unwrap();
-    assert_eq!((last.tcp.ts_val, last.size_bytes), (resent_at, 1000 + 40 + 12));
+    let tsval = crate::packet::ts_clock(resent_at);
+    assert_eq!((tsval, last.tcp.ts_val, last.size_bytes), (1_000_000, tsval, 1000 + 40 + 12));
     h.now += from_secs(0.05);
-    h.ack_echo(2, resent_at);
+    h.ack_echo(2, tsval);
     h.time_out();
     assert!((crate::time::to_secs(h.now) - 1.34375).abs() < 1e-9, "{}", crate::time::to_secs(h.now));
 }

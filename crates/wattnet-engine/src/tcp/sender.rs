@@ -289,7 +289,7 @@ impl Sender {
             // RFC 7323 §4.1 (RTTM): every ACK of new data gives a sample from its echoed
             // timestamp, retransmissions included (§4.2), so a timeout's back-off ends as soon
             // as the path delivers again.
-            Some(ctx.now.saturating_sub(h.ts_ecr))
+            Some(crate::packet::ts_clock(ctx.now).wrapping_sub(h.ts_ecr) as Time * crate::packet::TS_TICK)
         } else {
             self.take_rtt_sample(ack, ctx.now)
         };
@@ -685,7 +685,7 @@ impl Sender {
 
     fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
         // RFC 7323 §3: TSval is the sender's clock; the option takes 10 bytes, 12 padded.
-        let (ts_val, options) = if self.timestamps { (ctx.now, 12) } else { (0, 0) };
+        let (ts_val, options) = if self.timestamps { (crate::packet::ts_clock(ctx.now), 12) } else { (0, 0) };
         let tcp = TcpHeader {
             seq,
             ack: self.rcv_ack,

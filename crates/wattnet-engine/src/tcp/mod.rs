@@ -380,8 +380,9 @@ impl Defaults {
             },
             // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
             // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
-            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT, singledup_ 1 (limited
-            // transmit). window_ 20 (and the ssthresh_ it sets) is left to receive_window_bytes.
+            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
+            // docs/tcp-profiles.md): singledup_ 1 (limited transmit) and window_ 20 (with the
+            // ssthresh_ it sets), left to limited_transmit and receive_window_bytes.
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
                 initial_rto_s: 3.0,
@@ -389,7 +390,7 @@ impl Defaults {
                 delayed_ack_s: 0.0,
                 initial_window: 2.0,
                 rtt_sampling: RttSampling::OncePerRtt,
-                limited_transmit: true,
+                limited_transmit: false,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

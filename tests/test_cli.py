@@ -29,7 +29,7 @@ COLUMNS = {
     "connections": [
         "flow", "connection", "sender", "receiver", "transfer_bytes", "opened_s", "completed_s", "transfer_time_s",
         "delivered_bytes", "goodput_bps", "data_packets_sent", "retransmissions", "timeouts", "fast_retransmits",
-        "ecn_reductions", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
+        "ecn_reductions", "syn_retries", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
         "final_cwnd_segments", "srtt_s", "host_energy_j", "state",
     ],
     "cwnd_trace": ["time_s", "flow", "connection", "cwnd_segments", "ssthresh_segments"],

@@ -104,7 +104,7 @@ def test_host_models_on_a_ten_segment_download():
                 "src": "s",
                 "dst": "c",
                 "traffic": {"type": "transfer", "bytes": 14600},
-                "tcp": {"profile": "ns2"},
+                "tcp": {"profile": "ns2", "mss_bytes": 1460},
             }
         ],
     }

@@ -117,7 +117,8 @@ def run(
         "engine_version": _engine.version(),
         "wall_time_s": wall_time_s,
     }
-    return Results.from_engine(simulation.results(), metadata, scenario_json)
+    # The record keeps what the connections used: each TCP flow's settings resolved against its profile.
+    return Results.from_engine(simulation.results(), metadata, _engine.resolve_tcp(scenario_json))
 
 
 def _progress_bar() -> Any:

@@ -751,19 +751,20 @@ CongestionControl = Annotated[Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dct
 class Tcp(_Model):
     """TCP settings; every field left out takes the value of ``profile``.
 
-    ``rfc`` (the default): RFC 6298 timers (initial and minimum RTO 1 s, maximum 60 s), RFC 5681
-    initial window by MSS (3 segments at 1460 B), 200 ms delayed ACKs, one segment of growth per
-    ACK, no SACK. ``ns2``: the ns-2 agents of the reproduced studies (no SACK, no delayed ACKs, initial window 2,
-    initial RTO 3 s, minimum 0.2 s, maximum 60 s, 10 ms tick, one timed segment per RTT).
-    ``linux``: SACK, 40 ms delayed ACKs, initial window 10, initial RTO 1 s, minimum 0.2 s,
-    maximum 120 s, 1 ms granularity, an RTT sample from every ACK.
+    ``rfc`` (the default): the plain RFCs (RFC 6298 timers, RFC 5681 initial window by MSS,
+    200 ms delayed ACKs, no SACK, timestamps or later refinements). ``ns2``: ns-2.35's one-way
+    agents (MSS 1000, no SACK, no delayed ACKs, initial window 2, initial RTO 3 s, minimum 0.2 s, 10 ms
+    tick, one timed segment per RTT). ``ns3``: ns-3.44's defaults (MSS 536,
+    initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 1 s). ``linux``: a current
+    kernel (MSS 1448, initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 0.2 s, 40 ms
+    delayed ACKs). ``docs/tcp-profiles.md`` lists every field per profile with its source.
     """
 
-    profile: Literal["rfc", "ns2", "linux"] = "rfc"
+    profile: Literal["rfc", "ns2", "ns3", "linux"] = "rfc"
     congestion_control: CongestionControl | None = None
     """Default NewReno."""
     mss_bytes: int | None = Field(None, ge=1, le=U32_MAX)
-    """Payload bytes per full segment; default 1460."""
+    """Payload bytes per full segment; default 1460 (``ns2``: 1000, ``ns3``: 536, ``linux``: 1448)."""
     header_bytes: int | None = Field(None, ge=0, le=U32_MAX)
     """IP + TCP header bytes per packet; default 40."""
     initial_window_segments: float | None = Field(None, ge=1)
@@ -781,7 +782,7 @@ class Tcp(_Model):
     ecn: bool | None = None
     """RFC 3168 ECN; DCTCP always negotiates ECN."""
     receive_window_bytes: int | None = Field(None, ge=1, le=U64_MAX)
-    """Receive buffer advertised as the window; default 1 GiB (never the limit)."""
+    """Receive buffer advertised as the window; default 1 GiB, never the limit (``ns3``: 131072)."""
     syn_retries: int | None = Field(None, ge=0, le=U32_MAX)
     """Default 6 (Linux tcp_syn_retries)."""
     dupthresh: int | None = Field(None, ge=1, le=U32_MAX)
@@ -789,6 +790,18 @@ class Tcp(_Model):
     rtt_sampling: Literal["every_ack", "once_per_rtt"] | None = None
     opener: Literal["sender", "receiver"] | None = None
     """Which end sends the SYN; default the data sender."""
+    timestamps: bool | None = None
+    """RFC 7323 timestamps: an RTT sample from every ACK's echo, PAWS; 12 option bytes per segment."""
+    limited_transmit: bool | None = None
+    """RFC 3042: one new segment on each of the first two duplicate ACKs."""
+    sack_limited_transmit: bool | None = None
+    """RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows."""
+    sack_across_rto: bool | None = None
+    """RFC 6675 §5.1: keep the SACK scoreboard across a retransmission timeout (reneging clears it)."""
+    prr: Literal["off", "ssrb", "crb"] | None = None
+    """RFC 6937 proportional rate reduction in SACK recovery."""
+    hystart: bool | None = None
+    """CUBIC's HyStart delay-increase exit from slow start (Linux tcp_cubic.c)."""
 
     @field_validator("max_rto_s")
     @classmethod
@@ -809,7 +822,7 @@ class Tcp(_Model):
     @field_validator("receive_window_bytes")
     @classmethod
     def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
-        mss = info.data.get("mss_bytes") or 1460
+        mss = info.data.get("mss_bytes") or {"ns2": 1000, "ns3": 536, "linux": 1448}.get(info.data.get("profile"), 1460)
         if window is not None and window < mss:
             raise ValueError(f"must hold at least one segment ({mss} bytes)")
         return window

@@ -66,10 +66,20 @@ pub struct TcpHeader {
     /// SACK blocks [start, end), the first `sack_blocks` of them valid (RFC 2018).
     pub sack: [(u64, u64); 3],
     pub sack_blocks: u8,
-    /// RFC 7323 timestamps, when the connection uses them: the sender's clock and the echo.
-    pub ts_val: Time,
-    pub ts_ecr: Time,
+    /// RFC 7323 timestamps, when the connection uses them: the sender's 32-bit clock (in
+    /// microseconds, see [`ts_clock`]) and the echo.
+    pub ts_val: u32,
+    pub ts_ecr: u32,
 }
+
+/// RFC 7323 §5.4: a 32-bit timestamp clock, here ticking every microsecond (as Linux's
+/// `tcp_clock_us`); it wraps, and every comparison is modulo 2³².
+pub fn ts_clock(now: Time) -> u32 {
+    (now / TS_TICK) as u32
+}
+
+/// One tick of the timestamp clock, in picoseconds.
+pub const TS_TICK: Time = 1_000_000;
 
 /// TCP header flag bits (RFC 9293 §3.1, RFC 3168 §6.1).
 pub mod flags {

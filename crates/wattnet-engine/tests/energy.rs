@@ -204,7 +204,7 @@ fn ten_segment_download(client: serde_json::Value, server: serde_json::Value) ->
         "nodes": [{"name": "c", "power": client}, {"name": "s", "power": server}],
         "links": [{"a": "c", "b": "s", "rate_bps": 8e6, "delay_s": 0.01, "power": {"type": "constant", "active_w": 1.0}}],
         "flows": [{"name": "t", "src": "s", "dst": "c", "traffic": {"type": "transfer", "bytes": 14600},
-                   "tcp": {"profile": "ns2"}}]}))
+                   "tcp": {"profile": "ns2", "mss_bytes": 1460}}]}))
 }
 
 fn node_f64(r: &wattnet_engine::Results, node: &str, col: &str) -> f64 {

@@ -27,6 +27,7 @@ const PAYLOAD_SHARE: f64 = 1460.0 / 1500.0;
 /// `link` adds fields to the link (e.g. a per-direction `error_rate`).
 fn pair(rate: f64, delay: f64, queue: Value, mut tcp: Value, duration: f64, link: Value) -> Value {
     tcp.as_object_mut().unwrap().entry("profile").or_insert(json!("ns2"));
+    tcp.as_object_mut().unwrap().entry("mss_bytes").or_insert(json!(1460));
     let mut l = json!({"a": "s", "b": "r", "rate_bps": rate, "delay_s": delay, "queue": queue});
     l.as_object_mut().unwrap().extend(link.as_object().unwrap().clone());
     json!({
@@ -53,7 +54,7 @@ fn dumbbell(ccs: &[&str], rate: f64, one_way: f64, buffer: u32, duration: f64, s
         links.push(json!({"a": "B", "b": format!("d{i}"), "rate_bps": 10.0 * rate, "delay_s": 0.001}));
         flows.push(json!({"name": format!("f{i}"), "src": format!("s{i}"), "dst": format!("d{i}"),
                           "traffic": {"type": "bulk"}, "start_s": stagger * i as f64,
-                          "tcp": {"profile": "ns2", "congestion_control": {"type": cc}}}));
+                          "tcp": {"profile": "ns2", "mss_bytes": 1460, "congestion_control": {"type": cc}}}));
     }
     json!({"seed": 1, "duration_s": duration, "nodes": nodes, "links": links, "flows": flows})
 }
@@ -83,7 +84,7 @@ fn mean_queue_after(early: &Results, end: &Results, port: &str) -> f64 {
     (m1 * t1 - m0 * t0) / (t1 - t0)
 }
 
-/// Jain's fairness index (metrics.md §D): (Σx)²/(n·Σx²).
+/// Jain's fairness index (Jain, Chiu and Hawe, "A quantitative measure of fairness and discrimination for resource allocation in shared computer systems", DEC TR-301, 1984): (Σx)²/(n·Σx²).
 fn jain(x: &[f64]) -> f64 {
     let sum: f64 = x.iter().sum();
     let squares: f64 = x.iter().map(|v| v * v).sum();
@@ -174,7 +175,7 @@ fn tahoe_utilisation_follows_its_slow_start_sawtooth() {
 fn newreno_and_reno_follow_the_mathis_formula_under_bernoulli_loss() {
     // 100 Mb/s, one-way 50 ms, loss p on the data direction only. Mathis: BW =
     // (MSS/RTT)·C/√p with C = √(3/2) (an ACK per segment: the ns2 profile has no delayed
-    // ACKs). With MSS 1460 B and RTT ≈ 0.1 s (tcp.md §0.7 check 4): 4.52 Mb/s at p = 0.001,
+    // ACKs). With MSS 1460 B and RTT ≈ 0.1 s (Mathis et al., "The macroscopic behavior of the TCP congestion avoidance algorithm", CCR 1997): 4.52 Mb/s at p = 0.001,
     // 2.02 at 0.005, 1.43 at 0.01, at most 5 % of the link, so loss, not capacity, limits.
     // The run lengths give about 450–700 loss events each (≈ 390, 170 and 120 packets/s).
     // Measured ratios run from ≈ 1.05 at p = 0.001 (Bernoulli losses are spaced unevenly,
@@ -202,7 +203,7 @@ fn newreno_and_reno_follow_the_mathis_formula_under_bernoulli_loss() {
             eprintln!("{cc} p {p}: goodput {:.3} Mb/s, Mathis {:.3} Mb/s, ratio {:.3}; RTT {rtt:.5} s; {fast} fast retransmits, {timeouts} timeouts",
                 goodput / 1e6, mathis / 1e6, goodput / mathis);
             assert!((goodput / mathis - 1.0).abs() <= 0.2, "{cc} p {p}: {goodput} vs {mathis}");
-            // The formula holds only while losses are repaired without timeouts (tcp.md §0.7).
+            // The formula holds only while losses are repaired without timeouts (Mathis et al. 1997).
             assert!(
                 (timeouts as f64) < 0.05 * fast as f64,
                 "{cc} p {p}: {timeouts} timeouts for {fast} fast retransmits"
@@ -586,7 +587,7 @@ fn duplicate_acks_for_exactly_recover_plus_one_do_not_start_a_fast_retransmit() 
     assert_eq!(e.ack(4), vec![4, 5]);
     assert_eq!(e.window(), (2.0, 2.0));
     // Three duplicate ACKs for 4 (e.g. go-back-N copies of data the receiver held): the ACK
-    // does not "cover more than recover" (RFC 6582 §3.2 step 2; tcp.md: ack − 1 > recover),
+    // does not "cover more than recover" (RFC 6582 §3.2 step 2: ack − 1 > recover),
     // so no fast retransmit and no second reduction.
     for _ in 0..3 {
         assert_eq!(e.ack(4), Vec::<u64>::new());

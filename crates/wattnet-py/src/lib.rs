@@ -85,8 +85,8 @@ impl Simulation {
         guarded(|| {
             let failure = policy::Failure::default();
             let mut source = policy::PyPolicySource { factory: policies, failure: failure.clone() };
-            let mut inner =
-                wattnet_engine::Simulation::from_json_with_policies(scenario_json, &mut source).map_err(scenario_error)?;
+            let mut inner = wattnet_engine::Simulation::from_json_with_policies(scenario_json, &mut source)
+                .map_err(scenario_error)?;
             if let Some(dir) = pcap_dir {
                 inner.capture_to(&dir).map_err(pcap_error)?;
             }
@@ -203,6 +203,12 @@ fn version() -> &'static str {
     wattnet_engine::VERSION
 }
 
+/// The scenario's JSON with each TCP flow's settings resolved against its profile.
+#[pyfunction]
+fn resolve_tcp(scenario_json: &str) -> PyResult<String> {
+    guarded(|| wattnet_engine::tcp::resolve_scenario_json(scenario_json).map_err(scenario_error))
+}
+
 /// The bare event-queue benchmark; returns the number of events processed.
 #[pyfunction]
 fn bench_event_queue(py: Python<'_>, events: u64, pending: u32, seed: u64) -> PyResult<u64> {
@@ -215,6 +221,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policy::PyPortView>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_tcp, m)?)?;
     // The same classes as wattnet.errors (one hierarchy), for code that reaches them from here.
     let errors = m.py().import("wattnet.errors")?;
     m.add("ScenarioError", errors.getattr("ScenarioError")?)?;

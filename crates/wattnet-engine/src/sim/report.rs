@@ -233,6 +233,7 @@ impl Simulation {
             .add("timeouts", col_u(&|c| c.sender.stats.timeouts))
             .add("fast_retransmits", col_u(&|c| c.sender.stats.fast_retransmits))
             .add("ecn_reductions", col_u(&|c| c.sender.stats.ecn_reductions))
+            .add("syn_retries", col_u(&|c| (c.sender.syn_retransmissions() + c.receiver.syn_retransmissions()) as u64))
             .add("data_packets_received", col_u(&|c| c.receiver.stats.data_packets))
             .add("duplicate_packets", col_u(&|c| c.receiver.stats.duplicate_packets))
             .add("ce_marked_packets", col_u(&|c| c.receiver.stats.ce_marked_packets))

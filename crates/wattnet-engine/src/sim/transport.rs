@@ -22,7 +22,7 @@ pub enum Application {
     Transfer { bytes: u64 },
     /// `files` transfers of `bytes`, each opened when the previous completes.
     Serial { files: u32, bytes: u64 },
-    /// Web-like requests (docs/models/traffic-models.md, TCP applications): Poisson arrivals, each a new connection from a
+    /// Web-like requests: Poisson arrivals, each a new connection from a
     /// sender drawn uniformly, carrying a Pareto number of full segments.
     Web(WebRequests),
 }
@@ -40,7 +40,7 @@ pub struct WebRequests {
 }
 
 impl WebRequests {
-    /// docs/models/traffic-models.md (TCP applications): S = ⌈x_m·U^(−1/α)⌉ with U ~ U(0, 1], capped if asked.
+    /// A Pareto size by inversion: S = ⌈x_m·U^(−1/α)⌉ with U ~ U(0, 1], capped if asked.
     fn draw_segments(&mut self) -> u64 {
         let u: f64 = 1.0 - self.rng.gen::<f64>();
         let s = (self.scale * u.powf(-1.0 / self.shape)).ceil().min(u64::MAX as f64) as u64;

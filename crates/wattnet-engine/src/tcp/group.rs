@@ -65,7 +65,11 @@ pub struct Group {
 impl Group {
     /// A single-path connection carrying `bytes` (`None`: endless).
     pub fn single(cfg: &TcpConfig, bytes: Option<u64>) -> Group {
-        Group { cc: cc::from_spec(&cfg.cc, cfg.hystart), views: vec![SubflowView::IDLE], stream: DataStream::new(bytes) }
+        Group {
+            cc: cc::from_spec(&cfg.cc, cfg.hystart),
+            views: vec![SubflowView::IDLE],
+            stream: DataStream::new(bytes),
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use crate::timer::Timer;
 
 pub use cc::CcSpec;
 
-/// How lost segments are recovered (docs/models/congestion-control.md §1, loss recovery; RFC 6675 with SACK).
+/// How lost segments are recovered (RFC 5681 §3.2, RFC 6582; RFC 6675 with SACK).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recovery {
     /// Slow start from one segment and go-back-N resend after three duplicate ACKs.
@@ -46,7 +46,7 @@ pub enum EcnMode {
     Dctcp,
 }
 
-/// How RTT samples are taken (docs/models/congestion-control.md §1, retransmission timer).
+/// How RTT samples are taken (RFC 6298 §3, RFC 7323 §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RttSampling {
     /// From every ACK of never-retransmitted data (Linux with timestamps).
@@ -296,6 +296,23 @@ impl TcpConfig {
     }
 }
 
+/// A scenario's JSON with every TCP flow's `tcp` replaced by its resolved settings (each field
+/// the profile left out filled in), so a run's record says what the connections did.
+pub fn resolve_scenario_json(text: &str) -> Result<String, ScenarioError> {
+    let scenario = crate::scenario::Scenario::from_json(text)?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ScenarioError::new(String::new(), e.to_string()))?;
+    for (i, flow) in scenario.flows.iter().enumerate() {
+        if !flow.traffic.is_tcp() {
+            continue;
+        }
+        let spec = flow.tcp.clone().unwrap_or_default();
+        let resolved = TcpConfig::from_spec(&spec, &format!("flows[{i}].tcp"))?.to_spec(spec.profile);
+        value["flows"][i]["tcp"] = serde_json::to_value(resolved).expect("TCP settings serialize");
+    }
+    Ok(value.to_string())
+}
+
 /// What each profile sets when a field is left out; `docs/tcp-profiles.md` gives each
 /// value's source.
 struct Defaults {
@@ -354,16 +371,19 @@ impl Defaults {
                 },
                 ..plain
             },
-            // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): TCPSink
-            // without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s, maxrto_ 60 s,
-            // tcpTick_ 10 ms, one timed segment per RTT, singledup_ 1 (limited transmit).
+            // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
+            // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
+            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
+            // docs/tcp-profiles.md): singledup_ 1 (limited transmit) and window_ 20 (with the
+            // ssthresh_ it sets), left to limited_transmit and receive_window_bytes.
             TcpProfile::Ns2 => Defaults {
+                mss: 1000,
                 initial_rto_s: 3.0,
                 min_rto_s: 0.2,
                 delayed_ack_s: 0.0,
                 initial_window: 2.0,
                 rtt_sampling: RttSampling::OncePerRtt,
-                limited_transmit: true,
+                limited_transmit: false,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

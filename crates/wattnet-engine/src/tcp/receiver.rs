@@ -36,7 +36,7 @@ pub struct Receiver {
     sack: bool,
     timestamps: bool,
     /// RFC 7323 §4.3 TS.Recent and Last.ACK.sent.
-    ts_recent: Time,
+    ts_recent: u32,
     last_ack_sent: u64,
     buffer: u64,
     syn_retries: u32,
@@ -88,6 +88,11 @@ impl Receiver {
             ce_state: false,
             stats: ReceiverStats::default(),
         }
+    }
+
+    /// SYNs sent again after a timeout (when this end opened the connection).
+    pub fn syn_retransmissions(&self) -> u32 {
+        self.syn_tries
     }
 
     /// Data bytes delivered in order to the application.
@@ -155,7 +160,7 @@ impl Receiver {
         if self.timestamps {
             // RFC 7323 §5.3 R1 (PAWS): a segment older than TS.Recent is a stale duplicate:
             // acknowledged and dropped.
-            if h.ts_val < self.ts_recent {
+            if (h.ts_val.wrapping_sub(self.ts_recent) as i32) < 0 {
                 self.stats.duplicate_packets += (h.len > 0) as u64;
                 return self.send_ack(ctx);
             }
@@ -296,7 +301,7 @@ impl Receiver {
             ack,
             window: self.buffer.saturating_sub(held),
             flags: f,
-            ts_val: ctx.now,
+            ts_val: crate::packet::ts_clock(ctx.now),
             ts_ecr: self.ts_recent,
             ..Default::default()
         };

@@ -1,5 +1,5 @@
 //! Hand-worked traces of the sender: ACKs, duplicate ACKs and timeouts fed by hand, with the
-//! expected windows and retransmissions worked out in the comments (tcp.md §0.7).
+//! expected windows and retransmissions worked out in the comments.
 
 use super::group::Group;
 use super::sender::{Sender, SenderState};
@@ -95,10 +95,15 @@ impl Harness {
 fn ns2(cc: &str) -> TcpSpec {
     let cc = serde_json::from_str(&format!(r#"{{"type": "{cc}"}}"#)).unwrap();
     // The traces were worked out without RFC 3042 limited transmit (ns-2's `singledup_` 0).
-    TcpSpec { profile: TcpProfile::Ns2, congestion_control: Some(cc), limited_transmit: Some(false), ..Default::default() }
+    TcpSpec {
+        profile: TcpProfile::Ns2,
+        congestion_control: Some(cc),
+        limited_transmit: Some(false),
+        ..Default::default()
+    }
 }
 
-/// tcp.md §0.7 check 2: cwnd 20, 20 segments out, segments 1 and 5 lost. Segments 2–4 and
+/// RFC 6582 §3.2 by hand: cwnd 20, 20 segments out, segments 1 and 5 lost. Segments 2–4 and
 /// 6–20 arrive, producing 18 duplicate ACKs for segment 1.
 #[test]
 fn newreno_partial_ack_trace() {
@@ -141,7 +146,7 @@ fn reno_exits_at_the_partial_ack_and_halves_again() {
     assert_eq!(h.cwnd(), 10.0);
     // Segments 21..28 arrive after the hole at 5: duplicate ACKs for 5. At the third, Reno
     // halves the FlightSize (24 segments, RFC 5681 eq. 4): ssthresh 12, cwnd 15, resend 5.
-    // (ns-2 halves cwnd instead, which gives tcp.md's 5.)
+    // (ns-2 halves cwnd instead, which gives 5.)
     h.ack(5, &[], false);
     h.ack(5, &[], false);
     assert_eq!(h.ack(5, &[], false), vec![5]);
@@ -254,7 +259,7 @@ fn ecn_echo_reduces_once_per_window_and_sends_cwr() {
     assert_eq!(cwr.len(), 1);
 }
 
-/// tcp.md §0.6: an unanswered SYN is retransmitted at 1, 3, 7, 15, 31 and 63 s (initial RTO
+/// RFC 6298 §5.5 and Linux `tcp_syn_retries` 6: an unanswered SYN is retransmitted at 1, 3, 7, 15, 31 and 63 s (initial RTO
 /// 1 s, doubled each time); after six retries the connection fails at 127 s.
 #[test]
 fn syn_retries_back_off_and_give_up() {
@@ -280,7 +285,7 @@ fn syn_retries_back_off_and_give_up() {
 
 impl Harness {
     /// A cumulative ACK for segments below `ack_seg` echoing the timestamp `ts_ecr` (RFC 7323).
-    fn ack_echo(&mut self, ack_seg: u64, ts_ecr: Time) -> Vec<u64> {
+    fn ack_echo(&mut self, ack_seg: u64, ts_ecr: u32) -> Vec<u64> {
         let h = TcpHeader {
             seq: 1,
             ack: seg_start(ack_seg),
@@ -360,11 +365,12 @@ fn a_timestamp_echo_ends_the_back_off_after_a_timeout() {
     assert_eq!(h.time_out(), vec![1]);
     assert!((crate::time::to_secs(h.now) - 1.0).abs() < 1e-12);
     let resent_at = h.now;
-    // Every data segment carries its send time as TSval and 12 bytes of option.
+    // Every data segment carries its send time as TSval (1 s = 10⁶ µs ticks) and 12 option bytes.
     let last = h.out.last().unwrap();
-    assert_eq!((last.tcp.ts_val, last.size_bytes), (resent_at, 1000 + 40 + 12));
+    let tsval = crate::packet::ts_clock(resent_at);
+    assert_eq!((tsval, last.tcp.ts_val, last.size_bytes), (1_000_000, tsval, 1000 + 40 + 12));
     h.now += from_secs(0.05);
-    h.ack_echo(2, resent_at);
+    h.ack_echo(2, tsval);
     h.time_out();
     assert!((crate::time::to_secs(h.now) - 1.34375).abs() < 1e-9, "{}", crate::time::to_secs(h.now));
 }

@@ -43,10 +43,6 @@ impl Scoreboard {
         self.segs.front()
     }
 
-    pub fn len(&self) -> usize {
-        self.segs.len()
-    }
-
     pub fn sacked_count(&self) -> u32 {
         self.sacked
     }

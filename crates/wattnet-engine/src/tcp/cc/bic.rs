@@ -1,4 +1,4 @@
-//! BIC (Xu, Harfoush & Rhee, INFOCOM 2004) as Linux `net/ipv4/tcp_bic.c` runs it (tcp.md §1).
+//! BIC (Xu, Harfoush & Rhee, INFOCOM 2004) as Linux `net/ipv4/tcp_bic.c` runs it.
 //!
 //! Linux keeps an integer `snd_cwnd` and counts ACKs up to `cnt` before adding a segment;
 //! wattnet keeps a fractional cwnd. Every decision Linux takes on `snd_cwnd` (the growth
@@ -16,7 +16,7 @@ use crate::time::Time;
 /// Linux `BICTCP_BETA_SCALE`: `beta` is in 1/1024.
 const BETA_SCALE: u64 = 1024;
 
-/// BIC's constants; the defaults are Linux's module parameters (tcp.md §1).
+/// BIC's constants; the defaults are Linux's module parameters.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BicParams {
@@ -36,7 +36,7 @@ pub struct BicParams {
     /// (the literal 20 in Linux `bictcp_update`).
     pub pre_loss_max_cnt: u32,
     /// Initial ssthresh in segments; 0 keeps the sender's (Linux `initial_ssthresh`: 0 in
-    /// tcp.md, 100 in kernels up to about 2.6.18; the sender applies it, see
+    /// the paper, 100 in kernels up to about 2.6.18; the sender applies it, see
     /// [`CongestionControl::initial_ssthresh`]).
     pub initial_ssthresh: u32,
 }
@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn binary_search_step_is_a_quarter_of_the_gap() {
-        // tcp.md §1 check 1: last_max 100, cwnd 80 → dist = 20/4 = 5 → cnt = 80/5 = 16.
+        // By hand: last_max 100, cwnd 80 → dist = 20/4 = 5 → cnt = 80/5 = 16.
         let mut bic = after_loss_at(100.0);
         assert_eq!(bic.last_max_cwnd, 100);
         let mut w = Window { cwnd: 80.0, ssthresh: 79.0 };
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn far_below_last_max_growth_is_capped_at_max_increment() {
-        // tcp.md §1 check 2: last_max 1000, cwnd 500 → dist 125 > 16 → cnt = 500/16 = 31.25.
+        // By hand: last_max 1000, cwnd 500 → dist 125 > 16 → cnt = 500/16 = 31.25.
         let mut bic = after_loss_at(1000.0);
         let mut w = Window { cwnd: 500.0, ssthresh: 400.0 };
         bic.grow(Subflows::ALONE, &mut w, &ack(1.0));
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn loss_below_last_max_converges_fast_with_linux_integer_math() {
-        // tcp.md §1 check 3: loss at 100 with last_max 120 → ⌊100·1843/2048⌋ = ⌊89.99⌋ = 89,
+        // By hand: loss at 100 with last_max 120 → ⌊100·1843/2048⌋ = ⌊89.99⌋ = 89,
         // ssthresh ⌊100·819/1024⌋ = ⌊79.98⌋ = 79.
         let mut bic = after_loss_at(120.0);
         assert_eq!(bic.last_max_cwnd, 120);

@@ -1,7 +1,8 @@
-//! CUBIC (RFC 9438; Linux `net/ipv4/tcp_cubic.c`), tcp.md §2.
+//! CUBIC (RFC 9438; Linux `net/ipv4/tcp_cubic.c`).
 //!
-//! Not modelled: HyStart / HyStart++ (RFC 9438 §4.10 says SHOULD; tcp.md's default for the
-//! seeds is off), so slow start is RFC 5681's; removing application-limited periods from
+//! HyStart (Linux's delay-increase detection) is a switch (the `hystart` TCP field); HyStart++
+//! (RFC 9406) and HyStart's ACK-train detection are not modelled. Not modelled either: removing
+//! application-limited periods from
 //! `t` (RFC 9438 §5.8), because the sender does not report idle periods; and the undo of
 //! spurious congestion events (§4.9, MAY).
 //!
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::{slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
 use crate::time::{to_secs, Time};
 
-/// CUBIC's constants; the defaults are RFC 9438's (tcp.md §2).
+/// CUBIC's constants; the defaults are RFC 9438's.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CubicParams {
@@ -197,7 +198,7 @@ impl CongestionControl for Cubic {
         self.epoch = Some(e);
     }
 
-    /// RFC 9438 §4.6–4.8 on cwnd (as Linux and tcp.md do; the RFC allows cwnd for flight_size).
+    /// RFC 9438 §4.6–4.8 on cwnd (as Linux does; the RFC allows cwnd for flight_size).
     fn ssthresh(&mut self, _g: Subflows, w: &Window, _flight: f64, why: Congestion, _now: Time) -> f64 {
         let p = &self.params;
         let cwnd = w.cwnd;
@@ -232,7 +233,7 @@ mod tests {
     use super::*;
     use crate::time::from_secs;
 
-    /// RFC 9438 eq. 1 for tcp.md §2's checks, written out again: C = 0.4, W_max = 100,
+    /// RFC 9438 eq. 1 written out again: C = 0.4, W_max = 100,
     /// K = ∛(100·0.3/0.4) = ∛75.
     fn w_spec(t: f64) -> f64 {
         0.4 * (t - 75f64.cbrt()).powi(3) + 100.0
@@ -258,7 +259,7 @@ mod tests {
 
     #[test]
     fn window_function_matches_the_spec_table() {
-        // tcp.md §2 checks 1–2, by hand: K = ∛75 = 4.2172;
+        // By hand: K = ∛75 = 4.2172;
         // W(1) = 100 − 0.4·3.2172³ = 100 − 0.4·33.30 = 86.68; W(2) = 100 − 0.4·2.2172³ = 95.64;
         // W(K + 1) = 100.4; W(K + 2) = 100 + 0.4·8 = 103.2; W(8) = 100 + 0.4·3.7828³ = 121.65.
         let k = ((100.0 - 70.0) / 0.4f64).cbrt();
@@ -338,7 +339,7 @@ mod tests {
 
     #[test]
     fn fast_convergence_lowers_w_max() {
-        // tcp.md §2 check 3: loss at 90 with W_max 100 → W_max = 90·1.7/2 = 76.5, ssthresh 63.
+        // By hand: loss at 90 with W_max 100 → W_max = 90·1.7/2 = 76.5, ssthresh 63.
         let (mut cubic, _) = after_loss_at_100(CubicParams::default());
         let w = Window { cwnd: 90.0, ssthresh: 70.0 };
         assert!((cubic.ssthresh(Subflows::ALONE, &w, 90.0, Congestion::Loss, 0) - 63.0).abs() < 1e-12);

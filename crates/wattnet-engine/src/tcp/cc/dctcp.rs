@@ -1,5 +1,5 @@
 //! DCTCP sender (RFC 8257 §3.3–3.5; Alizadeh et al., SIGCOMM 2010; Linux
-//! `net/ipv4/tcp_dctcp.c`), tcp.md §4.3. Growth is Reno's; an ECE reaction scales the
+//! `net/ipv4/tcp_dctcp.c`). Growth is Reno's; an ECE reaction scales the
 //! window by α/2, where α is a moving average of the fraction of bytes marked per window.
 //! α is kept in floating point (Linux: 10-bit fixed point).
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{half_flight, Ack, Congestion, CongestionControl, Reno, Subflows, Window};
 use crate::time::Time;
 
-/// DCTCP's constants (tcp.md §4.3).
+/// DCTCP's constants (RFC 8257 §3.3, Linux's module parameters).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DctcpParams {
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn alpha_decays_geometrically_without_marks() {
-        // tcp.md §4.3 check 1: α = (15/16)ⁿ after n unmarked windows;
+        // RFC 8257 §3.3 by hand: α = (15/16)ⁿ after n unmarked windows;
         // by hand ln(15/16) = −0.06454: n = 16 → e^−1.0326 = 0.356, n = 50 → e^−3.2269 = 0.040.
         // Each ACK acks 10 segments and reaches the window end set by the previous one.
         let mut d = Dctcp::new(DctcpParams::default());
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn ecn_reduction_scales_with_alpha() {
-        // tcp.md §4.3 check 2: cwnd 100, α 0.5 → 100·(1 − 0.25) = 75; α 1 → 50 (like Reno).
+        // RFC 8257 §3.3 by hand: cwnd 100, α 0.5 → 100·(1 − 0.25) = 75; α 1 → 50 (like Reno).
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         let mut half = Dctcp::new(DctcpParams { alpha_init: 0.5, ..Default::default() });
         assert_eq!(half.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);

@@ -2,7 +2,7 @@
 //!
 //! The hooks follow Linux's `tcp_congestion_ops` (ssthresh, cong_avoid, pkts_acked,
 //! set_state) so that each algorithm reads like its kernel module and its paper. Windows
-//! are in segments (tcp.md §0). Loss *recovery* (Tahoe, Reno, NewReno, SACK) is the
+//! are in segments (RFC 5681). Loss *recovery* (Tahoe, Reno, NewReno, SACK) is the
 //! sender's business, not the algorithm's; see `sender.rs`.
 
 mod bic;
@@ -171,7 +171,7 @@ pub fn half_flight(flight: f64) -> f64 {
 pub const NAMES: &[&str] = &["tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp"];
 
 /// A scenario's `congestion_control`: the algorithm and its constants, written
-/// `{ type = "cubic", beta = 0.8 }`; constants left out take tcp.md's defaults.
+/// `{ type = "cubic", beta = 0.8 }`; constants left out take the defaults of each algorithm's parameters.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(try_from = "CcSpecWire", into = "CcSpecWire")]
 pub enum CcSpec {

@@ -30,7 +30,7 @@ mod tests {
 
     #[test]
     fn congestion_avoidance_adds_one_segment_per_window() {
-        // tcp.md §0.7 check 1: cwnd 10, ten ACKs of one segment → Σ 1/cwnd_i ≈ 10.95.
+        // RFC 5681 §3.1 by hand: cwnd 10, ten ACKs of one segment → Σ 1/cwnd_i ≈ 10.95.
         let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
         let mut expected = 10.0;
         for _ in 0..10 {

@@ -1,5 +1,5 @@
 //! Vegas (Brakmo & Peterson, IEEE JSAC 1995) in the structure of Linux
-//! `net/ipv4/tcp_vegas.c` (tcp.md §3): RTT samples on every ACK, one cwnd decision per RTT
+//! `net/ipv4/tcp_vegas.c`: RTT samples on every ACK, one cwnd decision per RTT
 //! from the minimum RTT of that round, Reno's loss response.
 //!
 //! The arithmetic is in floating point, like ns-2's agent; Linux truncates `diff` and the
@@ -54,7 +54,7 @@ pub struct Vegas {
     params: VegasParams,
     /// Linux `doing_vegas_now`: off from a loss until recovery ends, when growth is Reno's.
     enabled: bool,
-    /// The smallest RTT ever seen (the propagation delay estimate); never raised (tcp.md §3).
+    /// The smallest RTT ever seen (the propagation delay estimate); never raised (Linux `tcp_vegas.c`).
     base_rtt: Option<Time>,
     /// The smallest RTT in the current round.
     min_rtt: Option<Time>,
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn diff_of_four_holds_with_linux_thresholds() {
-        // tcp.md §3 check 1: base 20 ms, rtt 24 ms, cwnd 20: diff = 20·4/20 = 4 → α 2 ≤ 4 ≤ β 4.
+        // By hand: base 20 ms, rtt 24 ms, cwnd 20: diff = 20·4/20 = 4 → α 2 ≤ 4 ≤ β 4.
         let mut w = Window { cwnd: 20.0, ssthresh: 20.0 };
         let mut v = primed(linux(), &w);
         let trace = round(&mut v, &mut w, 24.0);
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn classic_diff_divides_by_the_current_rtt() {
-        // tcp.md §3 check 1: classic diff at rtt 24 ms = 20·4/24 = 3.33.
+        // By hand: classic diff at rtt 24 ms = 20·4/24 = 3.33.
         let classic = Vegas::new(VegasParams { classic_diff: true, ..linux() });
         assert!((classic.diff(20.0, ms(24.0), ms(20.0)) - 10.0 / 3.0).abs() < 1e-12);
         // At rtt 25 ms: classic 20·5/25 = 4 ≤ β → hold, where Linux's 5 shrinks (test above).
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn base_rtt_never_rises_after_a_path_change() {
-        // tcp.md §3 check 2: the path's RTT becomes 40 ms with no queue, baseRTT stays 20 ms,
+        // By hand: the path's RTT becomes 40 ms with no queue, baseRTT stays 20 ms,
         // so diff = cwnd·(40 − 20)/20 = cwnd. Linux β 4: one segment less per round while
         // cwnd > 4, then hold at 4 (diff 4 is neither > β nor < α 2): 16 rounds of ≤ 20 ACKs.
         let (v, w, lowest) = run_after_path_change(linux(), 40.0, 400);

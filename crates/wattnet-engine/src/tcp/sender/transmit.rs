@@ -1,0 +1,181 @@
+//! The sender's transmissions: what the window (or, in SACK recovery, the pipe and PRR) lets
+//! out, retransmissions, and the segments themselves.
+
+use super::{Sender, SenderState};
+use crate::packet::{flags, Ecn, TcpHeader};
+use crate::tcp::cc::CongState;
+use crate::tcp::group::Group;
+use crate::tcp::scoreboard::Sent;
+use crate::tcp::{Ctx, Prr, Recovery, RttSampling, TcpTimer};
+use crate::time::after;
+
+impl Sender {
+    /// Sends what the window allows: new data, retransmissions after a timeout (go-back-N),
+    /// and the FIN once all data is sent.
+    pub fn send_data(&mut self, ctx: &mut Ctx, g: &mut Group) {
+        if self.state != SenderState::Established {
+            return;
+        }
+        if self.recovery == Recovery::Sack {
+            match self.cong {
+                CongState::Recovery => return self.send_by_pipe(ctx, g, true),
+                CongState::Loss if self.sack_across_rto => return self.send_by_pipe(ctx, g, true),
+                // RFC 6675 §5 step (3): before DupThresh, new data as the pipe allows.
+                CongState::Disorder if self.sack_limited_transmit => return self.send_by_pipe(ctx, g, false),
+                _ => {}
+            }
+        }
+        // RFC 3042 §2: on each of the first two duplicate ACKs one segment of new data
+        // beyond cwnd, up to cwnd + 2 segments.
+        let extra = if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
+        let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
+        loop {
+            if self.snd_nxt == self.snd_max && self.data_end == u64::MAX && g.stream.exhausted() {
+                self.data_end = self.snd_max;
+            }
+            if self.snd_nxt >= self.data_end {
+                if self.snd_nxt == self.data_end {
+                    self.send_segment(self.data_end, 0, ctx);
+                    self.snd_nxt = self.data_end + 1;
+                }
+                break;
+            }
+            // Resent data keeps its segments; new data is what the group grants.
+            let len = if self.snd_nxt < self.snd_max {
+                (self.snd_max - self.snd_nxt).min(self.mss as u64)
+            } else {
+                g.stream.available(self.mss as u64)
+            };
+            let outstanding = self.snd_nxt - self.snd_una;
+            // RFC 5681 §2: FlightSize may not exceed min(cwnd, rwnd).
+            if outstanding + len > window || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss as u64) {
+                break;
+            }
+            if self.snd_nxt == self.snd_max {
+                g.stream.grant(len);
+            }
+            self.send_segment(self.snd_nxt, len as u32, ctx);
+            self.snd_nxt += len;
+        }
+    }
+
+    /// RFC 6675 §5 step (C) and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg
+    /// (lost segments first when `repair`, then new data).
+    fn send_by_pipe(&mut self, ctx: &mut Ctx, g: &mut Group, repair: bool) {
+        let mut pipe = self.sent.pipe() as f64;
+        if repair && self.cong == CongState::Recovery && self.prr != Prr::Off {
+            self.window.cwnd = pipe + self.prr_sndcnt(pipe);
+        }
+        while self.window.cwnd - pipe >= 1.0 {
+            // NextSeg rule 1: the lowest lost, unSACKed segment not yet retransmitted.
+            if let Some(s) = repair.then(|| self.sent.next_lost()).flatten() {
+                self.send_segment(s.start, (s.end - s.start) as u32, ctx);
+                pipe += 1.0;
+                continue;
+            }
+            // NextSeg rule 2: new data, if the receiver's window allows.
+            let len = if self.data_end == u64::MAX { g.stream.available(self.mss as u64) } else { 0 };
+            if len == 0 || self.snd_max + len > self.snd_una + self.rwnd.max(self.mss as u64) {
+                break;
+            }
+            g.stream.grant(len);
+            self.send_segment(self.snd_max, len as u32, ctx);
+            self.snd_nxt = self.snd_max;
+            pipe += 1.0;
+        }
+    }
+
+    /// RFC 6937 §3: the segments PRR lets this ACK send, with pipe and ssthresh in segments.
+    fn prr_sndcnt(&mut self, pipe: f64) -> f64 {
+        let delivered = std::mem::take(&mut self.delivered);
+        self.prr_delivered += delivered;
+        let ssthresh = self.window.ssthresh;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional rate reduction.
+            (self.prr_delivered * ssthresh / self.recover_fs.max(1.0)).ceil() - self.prr_out
+        } else {
+            let limit = match self.prr {
+                // PRR-CRB: conservative, the ACK clock alone.
+                Prr::Crb => self.prr_delivered - self.prr_out,
+                // PRR-SSRB: slow start by one extra segment per ACK.
+                _ => (self.prr_delivered - self.prr_out).max(delivered) + 1.0,
+            };
+            (ssthresh - pipe).min(limit)
+        };
+        sndcnt.max(0.0)
+    }
+
+    pub(super) fn retransmit(&mut self, seq: u64, ctx: &mut Ctx) {
+        let len = match self.sent.front() {
+            Some(s) if s.start == seq => s.end - s.start,
+            _ => (self.snd_max - seq).min(self.mss as u64),
+        };
+        // The FIN alone occupies one sequence number and carries no data.
+        let len = if seq == self.data_end { 0 } else { len };
+        self.send_segment(seq, len as u32, ctx);
+    }
+
+    /// Puts one data segment (or the FIN, with `len` 0 at `data_end`) on the wire.
+    pub(super) fn send_segment(&mut self, seq: u64, len: u32, ctx: &mut Ctx) {
+        let retransmission = seq < self.snd_max;
+        let fin = seq == self.data_end;
+        let mut f = flags::ACK | if fin { flags::FIN } else { 0 };
+        // RFC 3168 §6.1.2: CWR on the next new data segment after a reduction.
+        if self.cwr_pending && !retransmission && len > 0 {
+            f |= flags::CWR;
+            self.cwr_pending = false;
+        }
+        // RFC 3168 §6.1.5: retransmissions and the FIN are not ECN-capable.
+        let ecn = if self.ecn && !retransmission && len > 0 { Ecn::Ect0 } else { Ecn::NotEct };
+        self.emit(ctx, seq, len, f, ecn);
+        if len > 0 {
+            self.stats.data_packets += 1;
+            if self.cong == CongState::Recovery {
+                self.prr_out += 1.0; // RFC 6937 §3: prr_out counts every segment sent in recovery
+            }
+        }
+        let end = seq + len as u64 + fin as u64;
+        if retransmission {
+            self.stats.retransmissions += (len > 0) as u64;
+            // Karn: a retransmitted segment never gives an RTT sample.
+            self.sent.retransmitted(seq, ctx.now);
+            if self.timed.is_some_and(|(e, _)| e > seq) {
+                self.timed = None;
+            }
+        } else {
+            self.sent.push(Sent {
+                start: seq,
+                end,
+                sent_at: ctx.now,
+                retransmitted: false,
+                sacked: false,
+                lost: false,
+                retrans_out: false,
+            });
+            self.snd_max = end;
+            if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {
+                self.timed = Some((end, ctx.now));
+            }
+        }
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.timer.deadline().is_none() {
+            let deadline = after(ctx.now, self.rto.rto());
+            ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+        }
+    }
+
+    pub(super) fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
+        // RFC 7323 §3: TSval is the sender's clock; the option takes 10 bytes, 12 padded.
+        let (ts_val, options) = if self.timestamps { (crate::packet::ts_clock(ctx.now), 12) } else { (0, 0) };
+        let tcp = TcpHeader {
+            seq,
+            ack: self.rcv_ack,
+            len,
+            window: self.advertised_window,
+            flags: f,
+            ts_val,
+            ..Default::default()
+        };
+        ctx.send(tcp, ecn, len + self.header_bytes + options);
+    }
+}

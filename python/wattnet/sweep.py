@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
-import dataclasses
 import itertools
 import json
 import math
@@ -474,7 +473,7 @@ def run_task(key: str, scenario_json: str, engine_version: str, metrics: Metrics
         if scenario.to_engine_json() != scenario_json:
             raise RuntimeError("this worker reads the scenario differently; install the same wattnet on every worker")
         results = run(scenario)
-        results = dataclasses.replace(results, summary={**results.summary, **measure(results, metrics)})
+        results.summary = {**results.summary, **measure(results, metrics)}
         with tempfile.TemporaryDirectory(prefix="wattnet-run-") as scratch:
             results.write(scratch)
             files = {path.name: path.read_bytes() for path in sorted(Path(scratch).iterdir()) if path.is_file()}

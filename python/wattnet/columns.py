@@ -145,6 +145,7 @@ TABLES: dict[str, dict[str, Column]] = {
         "timeouts": Column("timeouts", "Retransmission timer expiries (RFC 6298)."),
         "fast_retransmits": Column("events", "Fast retransmissions (RFC 5681 §3.2)."),
         "ecn_reductions": Column("events", "Window reductions in response to ECN-Echo (RFC 3168 §6.1.2)."),
+        "syn_retries": Column("packets", "SYNs and SYN-ACKs sent again after their timer expired (RFC 6298 §5)."),
         "data_packets_received": Column("packets", "Data segments that reached the receiver."),
         "duplicate_packets": Column("packets", "Of those, segments it already had."),
         "ce_marked_packets": Column("packets", "Of those, segments marked Congestion Experienced."),

@@ -26,7 +26,7 @@ pub enum EventKind {
     RouteInstallAll,
     /// A port's power-management policy takes its periodic look.
     ControllerTick { port: u32 },
-    /// A port's available bandwidth is redrawn (traffic.md §4).
+    /// A port's available bandwidth is redrawn (docs/models/traffic-models.md).
     AvailableBandwidthChange { port: u32 },
     /// A scheduled scenario action (rate change, ...) is due.
     Action { index: u32 },

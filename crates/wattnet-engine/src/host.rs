@@ -1,4 +1,4 @@
-//! Energy of end hosts, attached to nodes (power.md §9.1–9.2). The engine counts what each
+//! Energy of end hosts, attached to nodes (docs/models/energy.md §6). The engine counts what each
 //! node sends and receives as the run goes; the energy follows at results time.
 
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use crate::time::{to_secs, Time};
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HostPowerSpec {
-    /// A battery-powered client (Tsaoussidis et al. 2000; power.md §9.2):
+    /// A battery-powered client (Tsaoussidis et al., ISCC 2000; docs/models/energy.md §6):
     /// E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle, each packet costing e = P·(size·8/rate) + e_overhead.
     Battery {
         /// e_overhead of each packet sent (J); with `tx_w` = 0, the whole cost of a packet.
@@ -30,7 +30,7 @@ pub enum HostPowerSpec {
         #[serde(default)]
         ack_cost_equals_data: bool,
     },
-    /// A host's power while sending, per connection (seed 003 eq. 2; power.md §9.1):
+    /// A host's power while sending, per connection (Zhao, Liu, Wang, "On energy-efficient congestion control for multipath TCP", IEEE 2017, eq. 2; docs/models/energy.md §6):
     /// P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, from a preset or explicit values
     /// (explicit values override the preset's).
     MptcpHost {
@@ -64,7 +64,7 @@ pub enum HostPreset {
     Wifi,
 }
 
-/// A battery-powered host's constants (power.md §9.2).
+/// A battery-powered host's constants (docs/models/energy.md §6).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Battery {
     pub tx_j: f64,
@@ -75,7 +75,7 @@ pub struct Battery {
     pub ack_as_data: bool,
 }
 
-/// power.md §9.1's parametric per-connection power.
+/// The parametric (docs/models/energy.md §6) per-connection power.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MptcpPower {
     pub base_w: f64,
@@ -115,7 +115,7 @@ impl HostModel {
                 })
             }
             HostPowerSpec::MptcpHost { preset, base_w, rate_w, ref_rate_bps, gamma, rtt_w, ref_rtt_s } => {
-                // power.md §9.1 defaults, fitted to seed 003's statements: Ethernet 20 W + 3 W at
+                // defaults fitted to the statements of Zhao, Liu, Wang (2017): Ethernet 20 W + 3 W at
                 // 1 Gb/s (+15 % over 200→1000 Mb/s); WiFi 1 W + 0.9 W per 40 Mb/s (+90 % over
                 // 10→50 Mb/s); both linear, b = 0.05·P_base per RTT_ref = 100 ms.
                 let (p_base, p_a, p_ref) = match preset {
@@ -201,7 +201,7 @@ impl HostActivity {
 }
 
 impl Battery {
-    /// power.md §9.2: E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle, e = P·airtime + e_overhead.
+    /// docs/models/energy.md §6: E = N_tx·e_tx + N_rx·e_rx + T_idle·P_idle, e = P·airtime + e_overhead.
     pub fn energy_j(&self, a: &HostActivity) -> f64 {
         a.tx_packets as f64 * self.tx_j
             + self.tx_w * to_secs(a.tx_time)
@@ -230,7 +230,7 @@ mod tests {
         let HostModel::Mptcp(wifi) = HostModel::from_spec(&spec, "nodes[0].power").unwrap() else { panic!() };
         // 1 W + 0.9 W·(20/40) + 0.05 W·(50 ms/100 ms) = 1.475 W.
         assert!((wifi.power_w(1, 20e6, 0.05) - 1.475).abs() < 1e-12);
-        // power.md §9.1: +90 % of P_base from 10 to 50 Mb/s.
+        // docs/models/energy.md §6: +90 % of P_base from 10 to 50 Mb/s.
         assert!((wifi.power_w(1, 50e6, 0.0) - wifi.power_w(1, 10e6, 0.0) - 0.9).abs() < 1e-12);
         let spec = HostPowerSpec::MptcpHost {
             preset: Some(HostPreset::Ethernet),

@@ -81,7 +81,7 @@ fn a_bulk_flow_fills_its_link_despite_tail_drops() {
 fn web_requests_arrive_as_poisson_with_pareto_sizes_from_random_senders() {
     // λ = 5 requests/s for 200 s: 1000 expected, σ = √1000 ≈ 32.
     // Sizes: Pareto(α = 1.35, mean 200) segments, x_m = 200·0.35/1.35 = 51.85,
-    // median x_m·2^(1/α) = 86.6 segments (traffic.md §5); ⌈·⌉ adds up to one.
+    // median x_m·2^(1/α) = 86.6 segments (docs/models/traffic-models.md); ⌈·⌉ adds up to one.
     let r = run(json!({
         "seed": 4, "duration_s": 200.0,
         "nodes": [{"name": "h1"}, {"name": "h2"}, {"name": "h3"}, {"name": "g"}, {"name": "d"}],

@@ -181,11 +181,8 @@ def routing_fattree(k: int = 16, repeats: int = 5) -> Measurement:
         if key == "reconverge_s":
             results = simulation.results()
             events, route_installs = _count(results["summary"], "events"), _count(results["summary"], "route_installs")
-            changed = sum(
-                column_values(
-                    results["tables"]["routing_events"]["changed_destinations"], "u64", "changed_destinations"
-                )
-            )
+            routing_events = results["tables"]["routing_events"]
+            changed = sum(column_values(routing_events["changed_destinations"], "u64", "changed_destinations"))
     topology = fattree(k)
     return {
         **_measurement(f"routing_fattree{k}", packets=0, events=events, clock=clock),

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from wattnet import _engine
+from wattnet.results import column_values
 from wattnet.runner import advance, build_simulation
 from wattnet.scenario import Scenario
 from wattnet.topology import fattree
@@ -68,7 +69,7 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 # frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms,
 # Nedevschi et al.'s assumption, rather than the default mRCI: a tick every millisecond is the
 # costliest setting, so the overhead measured is an upper bound.
-PRACTRA_BOTTLENECK = {
+PRACTRA_BOTTLENECK: dict[str, Any] = {
     "transition_s": 1e-3,
     "power": {"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency"},
     "controller": {
@@ -127,7 +128,7 @@ def simulate(name: str, scenario: Scenario) -> Measurement:
     simulation = build_simulation(scenario)
     advance(simulation)
     summary = simulation.results()["summary"]
-    return _measurement(name, packets=summary["packets"], events=summary["events"], clock=clock)
+    return _measurement(name, packets=_count(summary, "packets"), events=_count(summary, "events"), clock=clock)
 
 
 def cbr_chain() -> Measurement:
@@ -179,8 +180,9 @@ def routing_fattree(k: int = 16, repeats: int = 5) -> Measurement:
             best[key] = min(best.get(key, math.inf), done - failing)
         if key == "reconverge_s":
             results = simulation.results()
-            events, route_installs = results["summary"]["events"], results["summary"]["route_installs"]
-            changed = sum(results["tables"]["routing_events"]["changed_destinations"][1])
+            events, route_installs = _count(results["summary"], "events"), _count(results["summary"], "route_installs")
+            routing_events = results["tables"]["routing_events"]
+            changed = sum(column_values(routing_events["changed_destinations"], "u64", "changed_destinations"))
     topology = fattree(k)
     return {
         **_measurement(f"routing_fattree{k}", packets=0, events=events, clock=clock),
@@ -317,10 +319,13 @@ def python_policy(flows: int = 100, duration_s: float = 10.0) -> Measurement:
         results = simulation.results()
         cpu_s[name] = clock.elapsed()[1]
         summaries[name] = results["summary"]
-        port = results["tables"]["ports"]["port"][1].index("r1->r2")
+        port = column_values(results["tables"]["ports"]["port"], "str", "port").index("r1->r2")
         columns = results["tables"]["ports"]
         # Calls: an arrival per packet offered (queued or dropped), a departure per packet sent, and the ticks.
-        calls[name] = sum(columns[c][1][port] for c in ("enqueued_packets", "dropped_packets", "transmitted_packets"))
+        calls[name] = sum(
+            column_values(columns[c], "u64", c)[port]
+            for c in ("enqueued_packets", "dropped_packets", "transmitted_packets")
+        )
         calls[name] += math.floor(round(duration_s / controller["sample_interval_s"], 9))
     if calls["noop"] != _CountingPolicy.calls:
         raise RuntimeError(f"the call count {calls['noop']} is not the {_CountingPolicy.calls} calls made")
@@ -369,6 +374,14 @@ class _Clock:
 
     def elapsed(self) -> tuple[float, float]:
         return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def _count(summary: dict[str, int | float], name: str) -> int:
+    """A counter of the engine's summary, which sends counts as integers."""
+    value = summary[name]
+    if not isinstance(value, int):
+        raise TypeError(f"the summary's {name} is {value!r}, not a count")
+    return value
 
 
 def _measurement(name: str, packets: int, events: int, clock: _Clock) -> Measurement:

@@ -19,15 +19,16 @@ import copy
 import inspect
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from wattnet import topology, traffic
 from wattnet.errors import ScenarioError
 
-BUILDERS = {
+BUILDERS: dict[str, Callable[..., topology.Topology]] = {
     "dumbbell": topology.dumbbell,
     "chain": topology.chain,
     "access": topology.access_network,
@@ -122,7 +123,10 @@ def generate(spec: Any, index: int, data: dict[str, Any], built: topology.Topolo
     return call(traffic.GENERATORS[name], {"hosts": hosts, "rng": rng, **parameters}, where, f"generator {name!r}")
 
 
-def call(function: Any, parameters: dict[str, Any], where: str, what: str) -> Any:
+Made = TypeVar("Made")
+
+
+def call(function: Callable[..., Made], parameters: dict[str, Any], where: str, what: str) -> Made:
     """``function(**parameters)``, its unknown parameters and ScenarioErrors named under ``where``."""
     accepted = inspect.signature(function).parameters
     if not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):

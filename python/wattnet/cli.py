@@ -326,8 +326,10 @@ def results_command(
         exit_with_errors([str(error)])
     except OSError as error:
         exit_with_errors([f"{directory}: cannot read or write the store: {error.strerror or error}"])
-    counts = table["status"].value_counts() if len(table) else {}
-    failed, damaged = int(counts.get("failed", 0)), int(counts.get(DAMAGED, 0))
+    failed = damaged = 0
+    if len(table):
+        counts = table["status"].value_counts()
+        failed, damaged = int(counts.get("failed", 0)), int(counts.get(DAMAGED, 0))
     typer.echo(
         f"{len(table)} runs ({len(table) - failed - damaged} done, {failed} failed"
         f"{f', {damaged} damaged' if damaged else ''}): "

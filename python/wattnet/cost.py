@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from wattnet.errors import CostWarning, RunTooLargeError
-from wattnet.scenario import TCP_TRAFFIC, Scenario
+from wattnet.scenario import TCP_TRAFFIC, Cbr, ExponentialSize, FixedSize, OnOff, Poisson, Scenario, UniformSize
 
 # Memory per recorded sample: the engine's own columns (time, entity, quantity, value) are at
 # least 32 bytes, a sure lower bound; handed to Python as lists and then a DataFrame, a sample
@@ -74,6 +74,7 @@ def estimate_cost(scenario: Scenario) -> Cost:
             }[traffic.type]
             packets = 2 * segments  # each data segment and its ACK
         else:
+            assert isinstance(traffic, (Cbr, Poisson, OnOff))  # the TCP traffic types are all above
             rate = traffic.peak_rate_bps if traffic.type == "on_off" else traffic.rate_bps
             packets = rate / (8 * _mean_packet_bytes(flow.packet_size)) * active
         by_field[f"flows[{i}]"] = packets * per_packet
@@ -116,7 +117,7 @@ def machine_memory_bytes() -> int | None:
         return None
 
 
-def _mean_packet_bytes(size) -> float:
+def _mean_packet_bytes(size: FixedSize | ExponentialSize | UniformSize) -> float:
     if size.type == "fixed":
         return size.bytes
     if size.type == "exponential":

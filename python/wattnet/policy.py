@@ -23,7 +23,10 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wattnet._engine import PortView
 
 SLEEP = "sleep"
 PS_PER_S = 10**12
@@ -64,9 +67,11 @@ def import_policy(name: str) -> Callable[..., Any]:
     module_name, _, attribute = name.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"a policy is named 'module:Class' or given to wattnet.run(policies=...), not {name!r}")
-    target: Any = importlib.import_module(module_name)
+    target: object = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
+    if not callable(target):
+        raise TypeError(f"the policy {name!r} names {target!r}, which is not a class")
     return target
 
 
@@ -74,7 +79,9 @@ def policy_factory(policies: dict[str, Callable[..., Any]] | None) -> Callable[.
     """The function the binding calls to make each port's policy object."""
     classes = dict(policies or {})
 
-    def make(port: str, policy: str, params_json: str, rate_bps: int, transition_s: float, interval_s: float | None):
+    def make(
+        port: str, policy: str, params_json: str, rate_bps: int, transition_s: float, interval_s: float | None
+    ) -> object:
         cls = classes[policy] if policy in classes else import_policy(policy)
         params = json.loads(params_json) or {}
         return cls(PolicyPort(port, rate_bps, transition_s, interval_s), **params)
@@ -113,7 +120,7 @@ class PracticalRateAdaptation:
         self.last_change_ps: int | None = None
         self.arrived_at_last_sample = 0
 
-    def observe(self, view) -> tuple[str, int] | None:
+    def observe(self, view: PortView) -> tuple[str, int] | None:
         if view.event == "tick":
             # Every T_s: a_k = bits arrived / T_s; r̂_f ← (1 − w)·r̂_f + w·a_k.
             bits = float(view.arrived_bytes - self.arrived_at_last_sample) * 8.0

@@ -12,7 +12,7 @@ import os
 import tempfile
 from array import array
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 from wattnet.errors import SimulationError
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
+    from wattnet._engine import Column, ColumnType, EngineResults
+
 TABLES = (
     "ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time", "nodes",
 )  # fmt: skip
@@ -28,12 +30,26 @@ TABLES = (
 # The engine sends every column with its type, so a table with no rows keeps its schema.
 _DTYPES = {"f64": "float64", "u64": "int64", "str": "str"}
 
-Columns = dict[str, tuple[str, list[Any]]]
+# One table: each column's type and values, as the engine sends them.
+Columns: TypeAlias = "dict[str, Column]"
 
 
 def _beyond_int64(table: str, name: str) -> SimulationError:
     # The scenario's bounds keep every count within int64; a value beyond is a bug.
     return SimulationError(f"the {table} table's column {name} holds a value beyond int64")
+
+
+@overload
+def column_values(column: Column, kind: Literal["f64"], name: str = "") -> list[float]: ...
+@overload
+def column_values(column: Column, kind: Literal["u64"], name: str = "") -> list[int]: ...
+@overload
+def column_values(column: Column, kind: Literal["str"], name: str = "") -> list[str]: ...
+def column_values(column: Column, kind: ColumnType, name: str = "") -> list[float] | list[int] | list[str]:
+    """The values of one of the engine's columns, which must be of type ``kind``."""
+    if column[0] != kind:
+        raise SimulationError(f"the engine's column {name} is of type {column[0]}, not {kind}")
+    return column[1]
 
 
 def to_frame(columns: Columns, table: str = "") -> pd.DataFrame:
@@ -75,21 +91,22 @@ def write_parquet(columns: Columns, path: str | Path, table: str = "") -> None:
     import pyarrow.parquet as pq
 
     arrays, fields = [], []
-    for name, (kind, values) in columns.items():
-        if kind == "str":
-            data = [value.encode() for value in values]
-            offsets = array("q", [0])
-            for item in data:
-                offsets.append(offsets[-1] + len(item))
-            buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
-            column = pa.Array.from_buffers(pa.large_string(), len(values), buffers)
-        else:
-            kind_type = pa.float64() if kind == "f64" else pa.int64()
-            try:
-                raw = array("d" if kind == "f64" else "q", values)
-            except OverflowError:
-                raise _beyond_int64(table, name) from None
-            column = pa.Array.from_buffers(kind_type, len(values), [None, pa.py_buffer(raw)])
+    for name, typed in columns.items():
+        match typed:
+            case ("str", strings):
+                data = [value.encode() for value in strings]
+                offsets = array("q", [0])
+                for item in data:
+                    offsets.append(offsets[-1] + len(item))
+                buffers = [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+                column = pa.Array.from_buffers(pa.large_string(), len(strings), buffers)
+            case (kind, values):
+                kind_type = pa.float64() if kind == "f64" else pa.int64()
+                try:
+                    raw = array("d" if kind == "f64" else "q", values)
+                except OverflowError:
+                    raise _beyond_int64(table, name) from None
+                column = pa.Array.from_buffers(kind_type, len(values), [None, pa.py_buffer(raw)])
         arrays.append(column)
         fields.append((name, column.type))
     pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(fields)), path)
@@ -158,7 +175,7 @@ class Results:
         self._frames: dict[str, pd.DataFrame] = {}
 
     @classmethod
-    def from_engine(cls, engine_results: dict[str, Any], metadata: dict[str, Any], scenario_json: str) -> Results:
+    def from_engine(cls, engine_results: EngineResults, metadata: dict[str, Any], scenario_json: str) -> Results:
         tables = engine_results["tables"]
         missing = [name for name in TABLES if name not in tables]
         if missing:
@@ -166,7 +183,7 @@ class Results:
         columns = {name: tables[name] for name in TABLES}
         summary = {**metadata, **engine_results["summary"]}
         notes: list[str] = []
-        if all(math.isnan(energy) for energy in columns["ports"]["energy_j"][1]):
+        if all(math.isnan(energy) for energy in column_values(columns["ports"]["energy_j"], "f64", "energy_j")):
             # Without a meter the engine's sums are empty (0 or -0.0): no energy, not zero energy.
             for name in ENERGY_SUMMARY:
                 summary.pop(name, None)

@@ -822,7 +822,9 @@ class Tcp(_Model):
     @field_validator("receive_window_bytes")
     @classmethod
     def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
-        mss = info.data.get("mss_bytes") or {"ns2": 1000, "ns3": 536, "linux": 1448}.get(info.data.get("profile"), 1460)
+        profile = info.data.get("profile")
+        profile_mss = {"ns2": 1000, "ns3": 536, "linux": 1448}.get(profile, 1460) if isinstance(profile, str) else 1460
+        mss = info.data.get("mss_bytes") or profile_mss
         if window is not None and window < mss:
             raise ValueError(f"must hold at least one segment ({mss} bytes)")
         return window

@@ -36,7 +36,7 @@ from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, get_origin
 
 from pydantic import BaseModel
 from rich.console import Console
@@ -51,7 +51,10 @@ from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
 from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
 
 np = lazy_import("numpy")
-pd = lazy_import("pandas")
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_import("pandas")
 
 # Batching: a task (one call on a worker) runs several short runs, sized from the runs' mean
 # wall time so that it takes about TARGET_TASK_S, with at most MAX_BATCH runs and never more
@@ -203,7 +206,7 @@ class PlannedRun:
     seed: int
     scenario_json: str
 
-    def params(self, base_seed: int) -> dict[str, Any]:
+    def params(self, base_seed: int | None) -> dict[str, Any]:
         return {
             "parameters": self.point,
             "replication": self.replication,
@@ -232,6 +235,8 @@ def plan_sweep(
         raise SweepError(f"replications: a positive integer, not {replications!r}")
     if build is not None:
         return _plan_built(build, grid, replications, seed)
+    if base is None:
+        raise SweepError("give base (a scenario) or build (a function of the grid's parameters)")
     base_scenario = as_scenario(base)
     base_seed = base_scenario.seed if seed is None else seed
     seeds = [derive_seed(base_seed, r) for r in range(replications)]
@@ -273,9 +278,12 @@ def plan_sweep(
     return runs
 
 
-def _plan_built(build: Callable[..., Any], grid: dict[str, Any] | None, replications: int, seed: int | None):
+def _plan_built(
+    build: Callable[..., Any], grid: dict[str, Any] | None, replications: int, seed: int | None
+) -> list[PlannedRun]:
     engine_version = _engine.version()
-    runs, owners = [], {}
+    runs: list[PlannedRun] = []
+    owners: dict[str, int] = {}
     points = expand_grid(grid)
     for index, point in enumerate(points):
         try:
@@ -451,7 +459,7 @@ def load_sweep(path: str | Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def run_batch(tasks: list[tuple]) -> list[dict[str, Any]]:
+def run_batch(tasks: list[Task]) -> list[dict[str, Any]]:
     """Runs ``(key, scenario_json, engine_version[, metrics])`` tasks one after the other on a worker.
 
     Returns one outcome per task: ``{"key", "status": "done", "files": {name: bytes}, "wall_s"}``
@@ -521,9 +529,9 @@ def _main_script_without_guard() -> str | None:
     return str(path)
 
 
-# A task: (store key, scenario JSON, engine version) of each run it holds; a handle is what an
-# executor returns for a task it runs (a concurrent.futures or a Dask future).
-Task = tuple[str, str, str]
+# A task: (store key, scenario JSON, engine version[, metrics hook]) of each run it holds; a handle
+# is what an executor returns for a task it runs (a concurrent.futures or a Dask future).
+Task = tuple[str, str, str] | tuple[str, str, str, MetricsHook]
 Handle = Any
 
 
@@ -843,7 +851,7 @@ def run_sweep(
         LocalExecutor(workers)  # checks workers before anything else happens
     if (base is None) == (build is None):
         raise SweepError("give exactly one of base (a scenario) and build (a function of the grid's parameters)")
-    base_scenario = None if build is not None else as_scenario(base)
+    base_scenario = None if base is None else as_scenario(base)
     base_seed = seed if base_scenario is None else base_scenario.seed if seed is None else seed
     runs = plan_sweep(base_scenario, grid, replications, base_seed, build=build)
     flat_grid = {path: values for paths, rows in grid_axes(grid or {}) for path, values in zip(paths, zip(*rows))}

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from wattnet import Scenario, ScenarioError, load_scenario
 from wattnet import traffic as generators
-from wattnet.builders import BUILDERS, to_toml, traffic_rng
+from wattnet.builders import BUILDERS, traffic_rng
 from wattnet.sweep import sparse_dump
+from wattnet.toml_writer import to_toml
 from wattnet.topology import (
     abilene,
     access_network,

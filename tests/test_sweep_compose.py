@@ -165,8 +165,8 @@ def test_a_built_and_measured_sweep_resumes_after_a_kill(tmp_path, monkeypatch):
 
 def test_a_sweep_file_takes_linked_axes(tmp_path):
     from conftest import VALID_SCENARIO
-    from wattnet.builders import to_toml
     from wattnet.sweep import load_sweep
+    from wattnet.toml_writer import to_toml
 
     (tmp_path / "base.toml").write_text(to_toml(VALID_SCENARIO))
     (tmp_path / "sweep.toml").write_text(

@@ -408,8 +408,8 @@ def expand(
     ] = False,
 ) -> None:
     """Print the scenario with its topology builder, traffic generators and settings expanded."""
-    from wattnet.builders import to_toml
     from wattnet.sweep import sparse_dump
+    from wattnet.toml_writer import to_toml
 
     try:
         scenario = load_scenario(scenario_path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -1107,17 +1106,9 @@ class Scenario(_Model):
             >>> scenario_from_toml(scenario.to_toml()) == scenario
             True
         """
-        data = self.model_dump(mode="json", exclude_none=True)
-        lines = [f"{_toml_key(key)} = {_toml_value(value)}" for key, value in data.items() if not _is_section(value)]
-        for key, value in data.items():
-            if isinstance(value, dict):
-                lines += ["", f"[{_toml_key(key)}]"]
-                lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
-            elif _is_section(value):
-                for entry in value:
-                    lines += ["", f"[[{_toml_key(key)}]]"]
-                    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in entry.items()]
-        return "\n".join(lines) + "\n"
+        from wattnet.toml_writer import to_toml
+
+        return to_toml(self.model_dump(mode="json", exclude_none=True))
 
     def random_sources(self) -> list[str]:
         """The fields whose behaviour draws from the seed's random streams.
@@ -1210,36 +1201,6 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ScenarioError([("", f"{path}: invalid TOML: {error}")]) from None
     except RecursionError:
         raise ScenarioError([("", f"{path}: values nested too deeply to read")]) from None
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
-
-
-def _is_section(value: Any) -> bool:
-    return isinstance(value, dict) or (
-        isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
-    )
-
-
-def _toml_value(value: Any) -> str:
-    # JSON's escapes in a basic string are TOML's (\", \\, \n, \uXXXX); JSON floats are TOML floats.
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return (
-            "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }" if value else "{}"
-        )
-    raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
 def _union_tags(union: Any) -> set[str]:

@@ -101,9 +101,12 @@ ns3: setup
 
 # Reruns ns-2 and ns-3 on every cross-validation scenario, stores their results in
 # validation/reference, and rewrites docs/validation.md and the simulators' default tables.
+# Also reruns ns-2.35 on the reproduced studies' reconstructed scenarios (validation/studies;
+# capacity scaling's practRA emulation takes the longest: about half an hour on two cores).
 validate: ns2 ns3
 	$(BIN)/python validation/defaults_docs.py
 	$(BIN)/wattnet validate --regenerate --report docs/validation.md
+	$(BIN)/python validation/studies/run_all.py
 
 clean:
 	rm -rf $(VENV) out site dist python/wattnet/_engine*.so

@@ -164,8 +164,9 @@ def test_syn_options_announce_mss_and_window_scale(tshark, lossy):
         "ip.len",
     )
     # The default 1 GiB receive window needs the largest shift, 14; a SYN's own window is unscaled.
-    # No SACK in the ns2 profile: MSS, NOP and window scale make 8 bytes of options.
-    assert syn == [("1460", "14", "65535", "48")]
+    # ns-2.35's packetSize_ 1000 is the ns2 profile's MSS; no SACK and no timestamps: MSS, NOP and
+    # window scale make 8 bytes of options.
+    assert syn == [("1000", "14", "65535", "48")]
     assert count(tshark, out / "s-r1.pcap", "tcp.options.sack_perm") == 0
     synack = fields(
         tshark,
@@ -245,16 +246,20 @@ def test_sack_permitted_and_sack_blocks(tshark, tmp_path):
     for port, path in (("s->r1", sender), ("d->r2", receiver)):
         assert len(read(tshark, path)) == port_row(results, port).transmitted_packets
         assert count(tshark, path, "_ws.malformed || _ws.expert.severity >= error") == 0
-    # MSS, NOP NOP SACK-permitted, NOP window scale: 12 bytes of options in each SYN.
-    assert fields(tshark, sender, "tcp.flags.syn == 1", "ip.len") == [("52",)]
-    assert fields(tshark, receiver, "tcp.flags.syn == 1", "ip.len") == [("52",)]
+    # MSS, NOP NOP SACK-permitted, NOP window scale and NOP NOP timestamps (the linux profile
+    # uses RFC 7323): 24 bytes of options in each SYN.
+    assert fields(tshark, sender, "tcp.flags.syn == 1", "ip.len") == [("64",)]
+    assert fields(tshark, receiver, "tcp.flags.syn == 1", "ip.len") == [("64",)]
+    # Every segment carries the timestamp option.
+    for path in (sender, receiver):
+        assert count(tshark, path, "tcp.options.timestamp.tsval") == len(read(tshark, path))
     assert count(tshark, sender, "tcp.options.sack_perm") == 1
     assert count(tshark, receiver, "tcp.options.sack_perm") == 1
     acks = fields(tshark, receiver, "tcp.options.sack", "tcp.options.sack.count", "ip.len", "tcp.hdr_len")
     assert acks, "the receiver reported out-of-order data with SACK blocks"
     for blocks, ip_len, header in acks:
-        # The engine counts the option in an ACK's size: 40 + 2 NOPs + 2 + 8 per block.
-        assert int(ip_len) == 40 + 4 + 8 * int(blocks) == 20 + int(header)
+        # The engine counts the options in an ACK's size: 40 + 12 of timestamps + 2 NOPs + 2 + 8 per block.
+        assert int(ip_len) == 40 + 12 + 4 + 8 * int(blocks) == 20 + int(header)
 
 
 def test_udp_packets_lengths_ports_ids_and_times(tshark, tmp_path):

@@ -22,8 +22,8 @@
 //!   the headers written. UDP: at least 28 bytes (smaller packets are written as 28). TCP:
 //!   the header room `size − 20 − payload` must be a multiple of 4 from 20 + options to 60
 //!   bytes. With the default `header_bytes` of 40 that holds for every data segment and every
-//!   ACK (the engine counts SACK blocks in an ACK's size), not for SYNs and SYN-ACKs, whose 8
-//!   or 12 bytes of options the engine does not count: their records are that much longer
+//!   ACK (the engine counts SACK blocks and timestamps in a segment's size), not for SYNs and
+//!   SYN-ACKs, whose 8 to 24 bytes of options the engine does not count: their records are that much longer
 //!   than simulated. Room beyond the options is filled with NOPs, so Wireshark's payload
 //!   length is always the segment's data length. Packets over 65535 bytes (possible only
 //!   with huge `mss_bytes` or UDP sizes) get total length 0, Wireshark's TSO convention (and
@@ -38,7 +38,9 @@
 //!   receive window in 16 bits, their own window field unscaled and capped at 65535; every
 //!   other segment carries `window >> shift`, capped at 65535. SYNs also carry an MSS option
 //!   (`mss_bytes`) and, when the connection uses SACK, SACK-permitted; ACKs carry their
-//!   SACK blocks (modulo 2³²) after two NOPs. The checksum is valid for the whole segment
+//!   SACK blocks (modulo 2³²) after two NOPs. With RFC 7323 timestamps every segment carries
+//!   the timestamp option (TSval, TSecr) after two NOPs; the engine counts its 12 bytes in
+//!   every size but a SYN's. The checksum is valid for the whole segment
 //!   with its zero payload (zeros add nothing to the sum), whatever the snap length.
 //! * **UDP**: source port `61000 + (flow index mod 4000)`, destination port 9, length =
 //!   total length − 20, a valid checksum.
@@ -89,6 +91,7 @@ const OPT_MSS: u8 = 2;
 const OPT_WINDOW_SCALE: u8 = 3;
 const OPT_SACK_PERMITTED: u8 = 4;
 const OPT_SACK: u8 = 5;
+const OPT_TIMESTAMP: u8 = 8;
 
 /// The IPv4 address of node `node`: 10.0.0.0 + node + 1.
 pub fn node_address(node: u32) -> [u8; 4] {
@@ -125,6 +128,8 @@ pub struct TcpEnds {
     pub mss: u32,
     pub window_shift: u8,
     pub sack_permitted: bool,
+    /// RFC 7323 timestamps: every segment carries TSval and TSecr.
+    pub timestamps: bool,
 }
 
 impl TcpEnds {
@@ -139,6 +144,7 @@ impl TcpEnds {
             // Both ends advertise at most the configured receive window.
             window_shift: window_shift(cfg.receive_window),
             sack_permitted: cfg.recovery == Recovery::Sack,
+            timestamps: cfg.timestamps,
         }
     }
 }
@@ -194,7 +200,14 @@ fn tcp_options(p: &Packet, ends: &TcpEnds, opts: &mut [u8; 40]) -> usize {
             put(&[OPT_NOP, OPT_NOP, OPT_SACK_PERMITTED, 2]);
         }
         put(&[OPT_NOP, OPT_WINDOW_SCALE, 3, ends.window_shift]);
-    } else if h.sack_blocks > 0 {
+    }
+    // RFC 7323 §3: kind 8, length 10, TSval, TSecr; two NOPs align it (RFC 7323 appendix A).
+    if ends.timestamps {
+        put(&[OPT_NOP, OPT_NOP, OPT_TIMESTAMP, 10]);
+        put(&h.ts_val.to_be_bytes());
+        put(&h.ts_ecr.to_be_bytes());
+    }
+    if !h.has(flags::SYN) && h.sack_blocks > 0 {
         let blocks = &h.sack[..(h.sack_blocks as usize).min(h.sack.len())];
         put(&[OPT_NOP, OPT_NOP, OPT_SACK, 2 + 8 * blocks.len() as u8]);
         for &(left, right) in blocks {
@@ -521,7 +534,17 @@ mod tests {
         // Connection 0 from node 0 (10.0.0.1) to node 2 (10.0.0.3), ECN setup, SACK, 1 GiB window.
         let cfg = config(true, 1 << 30);
         let ends = TcpEnds::of(0, true, &cfg);
-        assert_eq!(ends, TcpEnds { src_port: 61000, dst_port: 9, mss: 1460, window_shift: 14, sack_permitted: true });
+        assert_eq!(
+            ends,
+            TcpEnds {
+                src_port: 61000,
+                dst_port: 9,
+                mss: 1460,
+                window_shift: 14,
+                sack_permitted: true,
+                timestamps: false
+            }
+        );
         let p = Packet {
             src: 0,
             dst: 2,

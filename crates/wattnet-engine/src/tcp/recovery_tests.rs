@@ -401,6 +401,31 @@ fn sack_duplicate_acks_send_new_data_as_the_pipe_allows() {
     assert_eq!(h.cwnd(), 4.0);
 }
 
+/// RFC 6937 §3.1's worked example, "PRR" chart: cwnd = FlightSize = pipe = 20, the first segment
+/// lost, limited transmit (one new segment on each of the first two duplicate ACKs), ssthresh 10.
+/// The RFC's chart sends N at ACKs 1 and 2, R at 3, N at 5, 7, 9, 11, 13 and 15 (the proportional
+/// part: ⌈prr_delivered·10/20⌉ − prr_out), nothing at 16 and 17, and N at 18 and 19
+/// (the reduction bound, "s"), with pipe 19 19 18 18 18 17 17 … 12 12 11 10 after each ACK.
+#[test]
+fn prr_follows_the_worked_example_of_rfc_6937() {
+    let spec = TcpSpec {
+        sack: Some(true),
+        sack_limited_transmit: Some(true),
+        prr: Some(crate::scenario::PrrSpec::Ssrb),
+        ..ns2("newreno")
+    };
+    let mut h = Harness::new(spec, 20.0);
+    let mut sent_at = vec![];
+    for k in 1..=19 {
+        for seg in h.ack(1, &[(2, k + 1)], false) {
+            sent_at.push((k, seg));
+        }
+    }
+    let expected =
+        [(1, 21), (2, 22), (3, 1), (5, 23), (7, 24), (9, 25), (11, 26), (13, 27), (15, 28), (18, 29), (19, 30)];
+    assert_eq!(sent_at, expected);
+}
+
 /// RFC 6937 §3 with PRR-SSRB: 20 segments out (RecoverFS 20), segment 1 lost, ssthresh 10;
 /// duplicate ACK k SACKs segments 2..k+1. From the third (recovery, retransmit 1, prr_out 1)
 /// prr_delivered = k − 2 and pipe = 20 + new − k. While pipe > ssthresh PRR allows

@@ -12,9 +12,11 @@ from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
-import numpy as np
-
+from wattnet._lazy import lazy_import
 from wattnet.results import Results
+
+# numpy is imported on first use: `wattnet run` imports this module but computes no metric.
+np = lazy_import("numpy")
 
 MetricsHook = Callable[[Results], dict[str, float]]
 

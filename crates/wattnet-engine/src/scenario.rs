@@ -395,6 +395,19 @@ pub struct TcpSpec {
     pub prr: Option<PrrSpec>,
     /// CUBIC's HyStart (delay increase) exit from slow start.
     pub hystart: Option<bool>,
+    /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
+    /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` (`ns2`: `cwnd`).
+    pub ssthresh_rule: Option<SsthreshRuleSpec>,
+    /// Whether a timeout inside a window already reduced (fast recovery, ECN, an earlier
+    /// timeout) reduces ssthresh again; default false (`ns2`: true, as `slowdown()`).
+    pub ssthresh_on_every_timeout: Option<bool>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshRuleSpec {
+    FlightSize,
+    Cwnd,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

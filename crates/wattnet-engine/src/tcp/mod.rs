@@ -18,7 +18,7 @@ pub mod sender;
 use crate::error::ScenarioError;
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, TcpHeader};
-use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, TcpProfile, TcpSpec};
+use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
@@ -66,6 +66,17 @@ pub enum Prr {
     Crb,
 }
 
+/// What a congestion signal halves into the new ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SsthreshRule {
+    /// RFC 5681 §3.1 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
+    FlightSize,
+    /// ns-2.35 `tcp.cc` `slowdown()`: half of `window()` = min(cwnd_, window_) in whole
+    /// segments, where ns-2's `cwnd_` never holds the duplicate-ACK inflation (it keeps that in
+    /// `dupwnd_`), so during fast recovery the base is min(ssthresh, cwnd).
+    Cwnd,
+}
+
 /// Which endpoint sends the SYN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opener {
@@ -108,6 +119,10 @@ pub struct TcpConfig {
     pub prr: Prr,
     /// CUBIC's HyStart delay-increase exit from slow start (Linux `tcp_cubic.c`).
     pub hystart: bool,
+    pub ssthresh_rule: SsthreshRule,
+    /// Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35
+    /// `slowdown()` on each `timeout()`), instead of once per window (Linux `tcp_enter_loss`).
+    pub ssthresh_on_every_timeout: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +265,11 @@ impl TcpConfig {
                 PrrSpec::Crb => Prr::Crb,
             },
             hystart: spec.hystart.unwrap_or(d.hystart),
+            ssthresh_rule: match spec.ssthresh_rule.unwrap_or(d.ssthresh_rule) {
+                SsthreshRuleSpec::FlightSize => SsthreshRule::FlightSize,
+                SsthreshRuleSpec::Cwnd => SsthreshRule::Cwnd,
+            },
+            ssthresh_on_every_timeout: spec.ssthresh_on_every_timeout.unwrap_or(d.ssthresh_on_every_timeout),
         })
     }
 
@@ -292,6 +312,11 @@ impl TcpConfig {
                 Prr::Crb => PrrSpec::Crb,
             }),
             hystart: Some(self.hystart),
+            ssthresh_rule: Some(match self.ssthresh_rule {
+                SsthreshRule::FlightSize => SsthreshRuleSpec::FlightSize,
+                SsthreshRule::Cwnd => SsthreshRuleSpec::Cwnd,
+            }),
+            ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
         }
     }
 }
@@ -335,6 +360,8 @@ struct Defaults {
     sack_across_rto: bool,
     prr: PrrSpec,
     hystart: bool,
+    ssthresh_rule: SsthreshRuleSpec,
+    ssthresh_on_every_timeout: bool,
 }
 
 impl Defaults {
@@ -359,6 +386,8 @@ impl Defaults {
             sack_across_rto: false,
             prr: PrrSpec::Off,
             hystart: false,
+            ssthresh_rule: SsthreshRuleSpec::FlightSize,
+            ssthresh_on_every_timeout: false,
         };
         match profile {
             // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
@@ -373,7 +402,8 @@ impl Defaults {
             },
             // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
             // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
-            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
+            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT, and slowdown()'s
+            // ssthresh: half of cwnd_ on every fast retransmit and every timeout. Not yet defaults (see
             // docs/tcp-profiles.md): singledup_ 1 (limited transmit) and window_ 20 (with the
             // ssthresh_ it sets), left to limited_transmit and receive_window_bytes.
             TcpProfile::Ns2 => Defaults {
@@ -384,6 +414,8 @@ impl Defaults {
                 initial_window: 2.0,
                 rtt_sampling: RttSampling::OncePerRtt,
                 limited_transmit: false,
+                ssthresh_rule: SsthreshRuleSpec::Cwnd,
+                ssthresh_on_every_timeout: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

@@ -123,6 +123,9 @@ pub struct TcpConfig {
     /// Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35
     /// `slowdown()` on each `timeout()`), instead of once per window (Linux `tcp_enter_loss`).
     pub ssthresh_on_every_timeout: bool,
+    /// Reno re-enters fast retransmit only once the data outstanding at the last one is
+    /// acknowledged (ns-2.35 `tcp-reno.cc` `dupack_action()` with `bug_fix_`).
+    pub reno_bug_fix: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,6 +273,7 @@ impl TcpConfig {
                 SsthreshRuleSpec::Cwnd => SsthreshRule::Cwnd,
             },
             ssthresh_on_every_timeout: spec.ssthresh_on_every_timeout.unwrap_or(d.ssthresh_on_every_timeout),
+            reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
         })
     }
 
@@ -317,6 +321,7 @@ impl TcpConfig {
                 SsthreshRule::Cwnd => SsthreshRuleSpec::Cwnd,
             }),
             ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
+            reno_bug_fix: Some(self.reno_bug_fix),
         }
     }
 }
@@ -362,6 +367,7 @@ struct Defaults {
     hystart: bool,
     ssthresh_rule: SsthreshRuleSpec,
     ssthresh_on_every_timeout: bool,
+    reno_bug_fix: bool,
 }
 
 impl Defaults {
@@ -388,6 +394,7 @@ impl Defaults {
             hystart: false,
             ssthresh_rule: SsthreshRuleSpec::FlightSize,
             ssthresh_on_every_timeout: false,
+            reno_bug_fix: false,
         };
         match profile {
             // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
@@ -402,10 +409,11 @@ impl Defaults {
             },
             // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
             // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
-            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT, and slowdown()'s
-            // ssthresh: half of cwnd_ on every fast retransmit and every timeout. Not yet defaults (see
-            // docs/tcp-profiles.md): singledup_ 1 (limited transmit) and window_ 20 (with the
-            // ssthresh_ it sets), left to limited_transmit and receive_window_bytes.
+            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
+            // docs/tcp-profiles.md): singledup_ 1 (limited transmit), window_ 20 (with the
+            // ssthresh_ it sets), slowdown()'s ssthresh and Reno's bugFix_, left to
+            // limited_transmit, receive_window_bytes, ssthresh_rule, ssthresh_on_every_timeout
+            // and reno_bug_fix.
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
                 initial_rto_s: 3.0,
@@ -414,8 +422,6 @@ impl Defaults {
                 initial_window: 2.0,
                 rtt_sampling: RttSampling::OncePerRtt,
                 limited_transmit: false,
-                ssthresh_rule: SsthreshRuleSpec::Cwnd,
-                ssthresh_on_every_timeout: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

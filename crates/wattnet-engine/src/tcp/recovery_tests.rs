@@ -139,10 +139,11 @@ fn newreno_partial_ack_trace() {
 }
 
 /// The same losses under Reno: the partial ACK ends recovery (cwnd = ssthresh = 10), and
-/// segment 5 needs three more duplicate ACKs and a second halving; returns (ssthresh, cwnd)
-/// after that second fast retransmit.
+/// segment 5 needs three more duplicate ACKs and a second halving (RFC 5681 Reno, without
+/// ns-2's `bugFix_`); returns (ssthresh, cwnd) after that second fast retransmit.
 fn reno_second_fast_retransmit(rule: SsthreshRuleSpec) -> (f64, f64) {
-    let mut h = Harness::new(TcpSpec { ssthresh_rule: Some(rule), ..ns2("reno") }, 20.0);
+    let spec = TcpSpec { ssthresh_rule: Some(rule), reno_bug_fix: Some(false), ..ns2("reno") };
+    let mut h = Harness::new(spec, 20.0);
     for _ in 1..=18 {
         h.ack(1, &[], false);
     }
@@ -164,6 +165,22 @@ fn reno_exits_at_the_partial_ack_and_halves_again() {
     assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::FlightSize), (12.0, 15.0));
     // ns-2's slowdown() halves cwnd, 10 segments: ssthresh 5, cwnd 5 + 3 = 8.
     assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::Cwnd), (5.0, 8.0));
+}
+
+/// ns-2's Reno with `bugFix_` (`reno_bug_fix`): the duplicate ACKs for 5 do not start a second
+/// fast retransmit, since the ACK (5) has not passed the data outstanding at the first (through 20);
+/// segment 5 waits for the timer.
+#[test]
+fn ns2_reno_bug_fix_allows_one_fast_retransmit_per_window() {
+    let mut h = Harness::new(TcpSpec { reno_bug_fix: Some(true), ..ns2("reno") }, 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    for _ in 0..3 {
+        assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    }
+    assert_eq!((h.sender.stats.fast_retransmits, h.ssthresh(), h.cwnd()), (1, 10.0, 10.0));
 }
 
 /// A 14-segment transfer with an initial window of 20: cwnd 20, 14 segments and the FIN (one

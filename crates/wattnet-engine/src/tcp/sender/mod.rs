@@ -53,6 +53,7 @@ pub struct Sender {
     prr: Prr,
     ssthresh_rule: SsthreshRule,
     ssthresh_on_every_timeout: bool,
+    reno_bug_fix: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -115,6 +116,7 @@ impl Sender {
             prr: cfg.prr,
             ssthresh_rule: cfg.ssthresh_rule,
             ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
+            reno_bug_fix: cfg.reno_bug_fix,
             state: SenderState::Listen,
             index,
             window: Window { cwnd: cfg.initial_window, ssthresh },
@@ -422,8 +424,11 @@ impl Sender {
         // go-back-N resends of data the receiver already held. recover = 0 (the ISN): no
         // recovery yet (ns-2 `bugfix_ss_`). RFC 6675 §5.1 (SACK): HighACK ≥ RecoveryPoint.
         let may_recover = match self.recovery {
-            Recovery::Reno => true,
-            Recovery::NewReno | Recovery::Tahoe => self.recover == 0 || self.snd_una > self.recover + 1,
+            // RFC 5681 Reno may re-enter at once; ns-2's Reno with `bug_fix_` tests as NewReno does.
+            Recovery::Reno if !self.reno_bug_fix => true,
+            Recovery::Reno | Recovery::NewReno | Recovery::Tahoe => {
+                self.recover == 0 || self.snd_una > self.recover + 1
+            }
             Recovery::Sack => self.snd_una > self.recover,
         };
         if !may_recover {

@@ -24,7 +24,7 @@ NS3_HEADER = 52
 
 def ns3_profile() -> str:
     """The profile the ns-3 comparisons use: ``ns3`` once the schema has it, ``linux`` until then."""
-    profiles = Tcp.model_fields["profile"].annotation.__args__
+    profiles = getattr(Tcp.model_fields["profile"].annotation, "__args__", ())
     return "ns3" if "ns3" in profiles else "linux"
 
 
@@ -134,7 +134,7 @@ def render(scenario: ValidationScenario, seed: int = 1) -> Scenario:
     )
 
 
-def run(scenario: ValidationScenario) -> dict:
+def run(scenario: ValidationScenario) -> dict[str, Any]:
     """The run's counters, in the form the reference simulators' parsers return."""
     results = run_scenario(render(scenario))
     connections = results.connections

@@ -831,7 +831,8 @@ class Tcp(_Model):
     @field_validator("receive_window_bytes")
     @classmethod
     def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
-        mss = info.data.get("mss_bytes") or {"ns2": 1000, "ns3": 536, "linux": 1448}.get(info.data.get("profile"), 1460)
+        profile = str(info.data.get("profile", "rfc"))
+        mss = info.data.get("mss_bytes") or {"ns2": 1000, "ns3": 536, "linux": 1448}.get(profile, 1460)
         if window is not None and window < mss:
             raise ValueError(f"must hold at least one segment ({mss} bytes)")
         return window

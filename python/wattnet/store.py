@@ -31,11 +31,14 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wattnet._lazy import lazy_import
 
-pd = lazy_import("pandas")
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_import("pandas")
 
 from wattnet.errors import StoreBusyError
 

@@ -36,7 +36,7 @@ from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, get_origin
 
 from pydantic import BaseModel
 from rich.console import Console
@@ -51,7 +51,10 @@ from wattnet.scenario import U64_MAX, Scenario, load_scenario, read_toml
 from wattnet.store import DAMAGED, DONE, FAILED, Store, load_results, run_key
 
 np = lazy_import("numpy")
-pd = lazy_import("pandas")
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_import("pandas")
 
 # Batching: a task (one call on a worker) runs several short runs, sized from the runs' mean
 # wall time so that it takes about TARGET_TASK_S, with at most MAX_BATCH runs and never more

@@ -14,7 +14,7 @@ class Simulation:
     scenario, and OSError naming the file when a capture cannot be opened in ``pcap_dir``.
     """
 
-    def __init__(self, scenario_json: str, pcap_dir: str | None = None) -> None: ...
+    def __init__(self, scenario_json: str, pcap_dir: str | None = None, policies: object | None = None) -> None: ...
     def run_until(self, t_s: float) -> None:
         """Processes events up to ``t_s`` seconds (capped at the end), without the GIL, in slices
         between which signals are handled (Ctrl-C raises KeyboardInterrupt)."""
@@ -36,6 +36,9 @@ class Simulation:
 
 def version() -> str:
     """The package version and a hash of the engine's sources."""
+
+def resolve_tcp(scenario_json: str) -> str:
+    """The scenario's JSON with every TCP flow's settings resolved against its profile."""
 
 def bench_event_queue(events: int, pending: int, seed: int) -> int:
     """The bare event-queue benchmark; returns the number of events processed."""

@@ -67,14 +67,17 @@ def import_policy(name: str) -> Callable[..., Any]:
     target: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
-    return target
+    policy: Callable[..., Any] = target
+    return policy
 
 
 def policy_factory(policies: dict[str, Callable[..., Any]] | None) -> Callable[..., Any]:
     """The function the binding calls to make each port's policy object."""
     classes = dict(policies or {})
 
-    def make(port: str, policy: str, params_json: str, rate_bps: int, transition_s: float, interval_s: float | None):
+    def make(
+        port: str, policy: str, params_json: str, rate_bps: int, transition_s: float, interval_s: float | None
+    ) -> Any:
         cls = classes[policy] if policy in classes else import_policy(policy)
         params = json.loads(params_json) or {}
         return cls(PolicyPort(port, rate_bps, transition_s, interval_s), **params)
@@ -113,7 +116,7 @@ class PracticalRateAdaptation:
         self.last_change_ps: int | None = None
         self.arrived_at_last_sample = 0
 
-    def observe(self, view) -> tuple[str, int] | None:
+    def observe(self, view: Any) -> tuple[str, int] | None:
         if view.event == "tick":
             # Every T_s: a_k = bits arrived / T_s; r̂_f ← (1 − w)·r̂_f + w·a_k.
             bits = float(view.arrived_bytes - self.arrived_at_last_sample) * 8.0

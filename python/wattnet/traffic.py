@@ -74,7 +74,12 @@ BULK = {"type": "bulk"}
 
 
 def permutation(
-    hosts: list[str], rng: np.random.Generator, *, traffic: dict[str, Any] | None = None, prefix: str = "perm", **flow
+    hosts: list[str],
+    rng: np.random.Generator,
+    *,
+    traffic: dict[str, Any] | None = None,
+    prefix: str = "perm",
+    **flow: Any,
 ) -> list[dict[str, Any]]:
     """A random permutation traffic matrix: every host sends to exactly one other host and
     receives from exactly one (a uniformly drawn derangement, redrawn until no host is its own
@@ -90,7 +95,7 @@ def permutation(
 
 def all_to_all(
     hosts: list[str], rng: np.random.Generator | None = None, *, traffic: dict[str, Any] | None = None,
-    prefix: str = "a2a", **flow,
+    prefix: str = "a2a", **flow: Any,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Every host sends to every other host: n·(n − 1) flows, sources in host order. Draws nothing."""
     hosts = _hosts(hosts, minimum=2)
@@ -99,7 +104,7 @@ def all_to_all(
 
 def incast(
     hosts: list[str], rng: np.random.Generator, *, senders: int, receiver: str | None = None,
-    traffic: dict[str, Any] | None = None, prefix: str = "incast", **flow,
+    traffic: dict[str, Any] | None = None, prefix: str = "incast", **flow: Any,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """``senders`` hosts, drawn without replacement from the others, all send to ``receiver``
     (default: a host drawn uniformly) at once: the many-to-one pattern of partition/aggregate."""
@@ -118,7 +123,7 @@ def incast(
 
 def random_pairs(
     hosts: list[str], rng: np.random.Generator, *, flows: int, traffic: dict[str, Any] | None = None,
-    prefix: str = "pair", **flow,
+    prefix: str = "pair", **flow: Any,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """``flows`` flows between distinct (source, destination) pairs, each drawn uniformly among
     the n·(n − 1) ordered pairs of different hosts, without replacement."""
@@ -137,7 +142,7 @@ def random_pairs(
 
 def web(
     hosts: list[str], rng: np.random.Generator, *, requests_per_s: float, mean_segments: float, shape: float,
-    servers: int = 1, max_segments: int | None = None, prefix: str = "web", **flow,
+    servers: int = 1, max_segments: int | None = None, prefix: str = "web", **flow: Any,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Web-like traffic: ``servers`` hosts drawn without replacement serve every other host;
     each client gets one web flow (Poisson requests at ``requests_per_s``, ⌈Pareto⌉ responses of

@@ -14,6 +14,7 @@ import os
 import warnings
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from wattnet.errors import CostWarning, RunTooLargeError
 from wattnet.scenario import TCP_TRAFFIC, Scenario
@@ -74,7 +75,7 @@ def estimate_cost(scenario: Scenario) -> Cost:
             }[traffic.type]
             packets = 2 * segments  # each data segment and its ACK
         else:
-            rate = traffic.peak_rate_bps if traffic.type == "on_off" else traffic.rate_bps
+            rate = getattr(traffic, "peak_rate_bps" if traffic.type == "on_off" else "rate_bps")
             packets = rate / (8 * _mean_packet_bytes(flow.packet_size)) * active
         by_field[f"flows[{i}]"] = packets * per_packet
 
@@ -116,12 +117,12 @@ def machine_memory_bytes() -> int | None:
         return None
 
 
-def _mean_packet_bytes(size) -> float:
+def _mean_packet_bytes(size: Any) -> float:
     if size.type == "fixed":
-        return size.bytes
+        return float(size.bytes)
     if size.type == "exponential":
-        return size.mean_bytes
-    return (size.min_bytes + size.max_bytes) / 2
+        return float(size.mean_bytes)
+    return float(size.min_bytes + size.max_bytes) / 2
 
 
 def _paths(scenario: Scenario) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], float]]:

@@ -1,6 +1,6 @@
 """Type stub of the compiled engine binding (crates/wattnet-py): scenario JSON in, columnar results out."""
 
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from wattnet.errors import ScenarioError as ScenarioError
 from wattnet.errors import SimulationError as SimulationError
@@ -26,12 +26,9 @@ class Simulation:
     def finished(self) -> bool: ...
     @property
     def events(self) -> int: ...
-    def results(
-        self,
-    ) -> dict[
-        str, dict[str, int | float] | dict[str, dict[str, tuple[ColumnType, list[int] | list[float] | list[str]]]]
-    ]:
-        """``{"summary": {...}, "tables": {name: {column: (type, values)}}}``; SimulationError
+    def results(self) -> dict[str, Any]:
+        """``{"summary": {name: int | float}, "tables": {name: {column: (ColumnType, values)}}}``
+        (mixed value types, so ``Any``); SimulationError
         if packets are not conserved, OSError if a capture file cannot be flushed."""
 
 def version() -> str:

@@ -68,7 +68,7 @@ def cbr_chain_scenario(hops: int = 10, flows: int = 10) -> Scenario:
 # frequency-scaling power model (1 W static + 1 W at 100 Mb/s) metering the port. T_s is 1 ms,
 # Nedevschi et al.'s assumption, rather than the default mRCI: a tick every millisecond is the
 # costliest setting, so the overhead measured is an upper bound.
-PRACTRA_BOTTLENECK = {
+PRACTRA_BOTTLENECK: dict[str, Any] = {
     "transition_s": 1e-3,
     "power": {"type": "rate_scaling", "static_w": 1.0, "dynamic_w": 1.0, "scaling": "frequency"},
     "controller": {

@@ -12,7 +12,7 @@ import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -326,7 +326,7 @@ def results_command(
         exit_with_errors([str(error)])
     except OSError as error:
         exit_with_errors([f"{directory}: cannot read or write the store: {error.strerror or error}"])
-    counts = table["status"].value_counts() if len(table) else {}
+    counts: Any = table["status"].value_counts() if len(table) else {}
     failed, damaged = int(counts.get("failed", 0)), int(counts.get(DAMAGED, 0))
     typer.echo(
         f"{len(table)} runs ({len(table) - failed - damaged} done, {failed} failed"

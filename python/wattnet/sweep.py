@@ -206,7 +206,7 @@ class PlannedRun:
     seed: int
     scenario_json: str
 
-    def params(self, base_seed: int) -> dict[str, Any]:
+    def params(self, base_seed: int | None) -> dict[str, Any]:
         return {
             "parameters": self.point,
             "replication": self.replication,
@@ -235,6 +235,8 @@ def plan_sweep(
         raise SweepError(f"replications: a positive integer, not {replications!r}")
     if build is not None:
         return _plan_built(build, grid, replications, seed)
+    if base is None:
+        raise SweepError("give exactly one of base (a scenario) and build (a function of the grid's parameters)")
     base_scenario = as_scenario(base)
     base_seed = base_scenario.seed if seed is None else seed
     seeds = [derive_seed(base_seed, r) for r in range(replications)]
@@ -276,9 +278,12 @@ def plan_sweep(
     return runs
 
 
-def _plan_built(build: Callable[..., Any], grid: dict[str, Any] | None, replications: int, seed: int | None):
+def _plan_built(
+    build: Callable[..., Any], grid: dict[str, Any] | None, replications: int, seed: int | None
+) -> list[PlannedRun]:
     engine_version = _engine.version()
-    runs, owners = [], {}
+    runs: list[PlannedRun] = []
+    owners: dict[str, int] = {}
     points = expand_grid(grid)
     for index, point in enumerate(points):
         try:
@@ -454,7 +459,7 @@ def load_sweep(path: str | Path) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def run_batch(tasks: list[tuple]) -> list[dict[str, Any]]:
+def run_batch(tasks: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     """Runs ``(key, scenario_json, engine_version[, metrics])`` tasks one after the other on a worker.
 
     Returns one outcome per task: ``{"key", "status": "done", "files": {name: bytes}, "wall_s"}``
@@ -846,7 +851,7 @@ def run_sweep(
         LocalExecutor(workers)  # checks workers before anything else happens
     if (base is None) == (build is None):
         raise SweepError("give exactly one of base (a scenario) and build (a function of the grid's parameters)")
-    base_scenario = None if build is not None else as_scenario(base)
+    base_scenario = None if base is None else as_scenario(base)
     base_seed = seed if base_scenario is None else base_scenario.seed if seed is None else seed
     runs = plan_sweep(base_scenario, grid, replications, base_seed, build=build)
     flat_grid = {path: values for paths, rows in grid_axes(grid or {}) for path, values in zip(paths, zip(*rows))}

@@ -91,7 +91,8 @@ def build_topology(spec: Any, base_dir: str | Path | None = None) -> topology.To
         raise ScenarioError([("topology.builder", f"unknown builder {name!r}; one of {', '.join(BUILDERS)}")])
     if name in _FILE_PARAMETER and isinstance(parameters.get(_FILE_PARAMETER[name]), str) and base_dir is not None:
         parameters[_FILE_PARAMETER[name]] = str(Path(base_dir) / parameters[_FILE_PARAMETER[name]])
-    return call(BUILDERS[name], parameters, "topology", f"builder {name!r}")
+    built_topology: topology.Topology = call(BUILDERS[name], parameters, "topology", f"builder {name!r}")
+    return built_topology
 
 
 def generate(spec: Any, index: int, data: dict[str, Any], built: topology.Topology | None) -> list[dict[str, Any]]:
@@ -107,7 +108,10 @@ def generate(spec: Any, index: int, data: dict[str, Any], built: topology.Topolo
             raise ScenarioError(
                 [(f"{where}.generator", "link_cbr loads the links of a topology builder; give topology")]
             )
-        return call(traffic.link_cbr_flows, {"topology": built, "rng": rng, **parameters}, where, "link_cbr")
+        loads: list[dict[str, Any]] = call(
+            traffic.link_cbr_flows, {"topology": built, "rng": rng, **parameters}, where, "link_cbr"
+        )
+        return loads
     if name not in traffic.GENERATORS:
         names = ", ".join([*traffic.GENERATORS, "link_cbr"])
         raise ScenarioError([(f"{where}.generator", f"unknown generator {name!r}; one of {names}")])
@@ -118,7 +122,10 @@ def generate(spec: Any, index: int, data: dict[str, Any], built: topology.Topolo
         from wattnet.selectors import select_nodes
 
         hosts = select_nodes(data, hosts, f"{where}.hosts")
-    return call(traffic.GENERATORS[name], {"hosts": hosts, "rng": rng, **parameters}, where, f"generator {name!r}")
+    flows: list[dict[str, Any]] = call(
+        traffic.GENERATORS[name], {"hosts": hosts, "rng": rng, **parameters}, where, f"generator {name!r}"
+    )
+    return flows
 
 
 Made = TypeVar("Made")

@@ -801,6 +801,15 @@ class Tcp(_Model):
     """RFC 6937 proportional rate reduction in SACK recovery."""
     hystart: bool | None = None
     """CUBIC's HyStart delay-increase exit from slow start (Linux tcp_cubic.c)."""
+    ssthresh_rule: Literal["flight_size", "cwnd"] | None = None
+    """What a loss or ECN reduction halves into ssthresh: the FlightSize (RFC 5681 §3.1 eq. 4) or
+    cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size."""
+    ssthresh_on_every_timeout: bool | None = None
+    """Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35 slowdown()),
+    instead of once per window (Linux tcp_enter_loss); default false."""
+    reno_bug_fix: bool | None = None
+    """Reno: no new fast retransmit until the data outstanding at the last one is acknowledged (ns-2.35 bugFix_,
+    the test of RFC 6582 §3.2 step 2); default false."""
 
     @field_validator("max_rto_s")
     @classmethod

@@ -395,6 +395,22 @@ pub struct TcpSpec {
     pub prr: Option<PrrSpec>,
     /// CUBIC's HyStart (delay increase) exit from slow start.
     pub hystart: Option<bool>,
+    /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
+    /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` in every profile.
+    pub ssthresh_rule: Option<SsthreshRuleSpec>,
+    /// Whether a timeout inside a window already reduced (fast recovery, ECN, an earlier
+    /// timeout) reduces ssthresh again, as ns-2.35's `slowdown()` does; default false.
+    pub ssthresh_on_every_timeout: Option<bool>,
+    /// Reno: no new fast retransmit until the data outstanding at the last one is acknowledged
+    /// (ns-2.35 `bugFix_`, RFC 6582 §3.2 step 2's test); default false.
+    pub reno_bug_fix: Option<bool>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshRuleSpec {
+    FlightSize,
+    Cwnd,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

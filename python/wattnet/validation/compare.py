@@ -10,8 +10,10 @@ of known differences (``validation/known-differences.json``) explains it in one 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from wattnet.validation.scenarios import SCENARIOS, ValidationScenario, replicas
 
@@ -33,7 +35,7 @@ def jain(values: list[float]) -> float:
     return 1.0 if squares == 0 else sum(values) ** 2 / (len(values) * squares)
 
 
-def metrics(scenario: ValidationScenario, counters: dict) -> dict[str, float]:
+def metrics(scenario: ValidationScenario, counters: dict[str, Any]) -> dict[str, float]:
     """The compared quantities of one run from its counters (ns-2, ns-3 or wattnet alike)."""
     out: dict[str, float] = {}
     goodputs = []
@@ -59,7 +61,7 @@ def metrics(scenario: ValidationScenario, counters: dict) -> dict[str, float]:
     return out
 
 
-def mean_metrics(scenario: ValidationScenario, runs: list[dict]) -> dict[str, float]:
+def mean_metrics(scenario: ValidationScenario, runs: list[dict[str, Any]]) -> dict[str, float]:
     """Each metric's mean over the scenario's replicas (``runs``: their counters, in order)."""
     per_run = [metrics(replica, counters) for replica, counters in zip(replicas(scenario), runs, strict=True)]
     names = list(dict.fromkeys(name for m in per_run for name in m))
@@ -111,11 +113,14 @@ def reference_path(name: str) -> Path:
     return REFERENCE_DIR / f"{name}.json"
 
 
-def load_reference(name: str) -> dict:
-    return json.loads(reference_path(name).read_text())
+def load_reference(name: str) -> dict[str, Any]:
+    reference: dict[str, Any] = json.loads(reference_path(name).read_text())
+    return reference
 
 
-def compare(scenario: ValidationScenario, reference: dict, wattnet: list[dict], known: dict[str, str]) -> list[Row]:
+def compare(
+    scenario: ValidationScenario, reference: dict[str, Any], wattnet: list[dict[str, Any]], known: dict[str, str]
+) -> list[Row]:
     """The rows of one scenario: the reference's stored means against wattnet's (``wattnet``: each replica's counters)."""
     mine = mean_metrics(scenario, wattnet)
     rows = []
@@ -149,7 +154,7 @@ def compare_all(names: list[str] | None = None) -> list[Row]:
     return rows
 
 
-def regenerate(names: list[str] | None = None, progress=print) -> list[Path]:
+def regenerate(names: list[str] | None = None, progress: Callable[[str], object] = print) -> list[Path]:
     """Runs the reference simulators and stores their results in ``validation/reference``."""
     from wattnet.validation import ns2, ns3
 

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from wattnet.validation.scenarios import (
     ACCESS_BUFFER_PACKETS,
@@ -131,7 +132,7 @@ def render_tcl(scenario: ValidationScenario, trace_path: str) -> str:
     return "\n".join(lines)
 
 
-def parse(scenario: ValidationScenario, stdout: str, trace: Path) -> dict:
+def parse(scenario: ValidationScenario, stdout: str, trace: Path) -> dict[str, Any]:
     """The run's counters: per flow delivered bytes, retransmissions, timeouts and transfers;
     drops and CE marks at the bottleneck."""
     flows = []
@@ -169,7 +170,7 @@ def version() -> str:
     return f"ns-2 {out.stdout.strip()} (Debian package ns2)" if out.returncode == 0 else "ns-2 (version unknown)"
 
 
-def run(scenario: ValidationScenario) -> dict:
+def run(scenario: ValidationScenario) -> dict[str, Any]:
     """Runs ``ns`` on the scenario's script in a scratch directory and returns its counters."""
     if shutil.which("ns") is None:
         raise RuntimeError("ns-2's `ns` is not installed (make ns2)")

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from wattnet.validation.scenarios import (
     ACCESS_BUFFER_PACKETS,
@@ -74,7 +75,7 @@ def command(scenario: ValidationScenario, binary: Path = BINARY) -> list[str]:
     ]
 
 
-def parse(scenario: ValidationScenario, stdout: str) -> dict:
+def parse(scenario: ValidationScenario, stdout: str) -> dict[str, Any]:
     flows = []
     drops = marks = None
     for line in stdout.splitlines():
@@ -97,7 +98,7 @@ def parse(scenario: ValidationScenario, stdout: str) -> dict:
     return {"flows": flows, "drops": drops, "marks": marks}
 
 
-def run(scenario: ValidationScenario) -> dict:
+def run(scenario: ValidationScenario) -> dict[str, Any]:
     binary = build()
     done = subprocess.run(command(scenario, binary), capture_output=True, text=True, check=False)
     if done.returncode != 0:

@@ -133,7 +133,8 @@ def _scenarios() -> list[ValidationScenario]:
         )
     )
     for cc in ("newreno", "cubic"):
-        for queue in ("droptail", "red-ecn"):
+        queues: tuple[QueueKind, ...] = ("droptail", "red-ecn")
+        for queue in queues:
             out.append(
                 ValidationScenario(
                     name=f"ns3-dumbbell-{cc}-{queue}",

@@ -18,7 +18,7 @@ pub mod sender;
 use crate::error::ScenarioError;
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, TcpHeader};
-use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, TcpProfile, TcpSpec};
+use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
@@ -66,6 +66,17 @@ pub enum Prr {
     Crb,
 }
 
+/// What a congestion signal halves into the new ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SsthreshRule {
+    /// RFC 5681 §3.1 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
+    FlightSize,
+    /// ns-2.35 `tcp.cc` `slowdown()`: half of `window()` = min(cwnd_, window_) in whole
+    /// segments, where ns-2's `cwnd_` never holds the duplicate-ACK inflation (it keeps that in
+    /// `dupwnd_`), so during fast recovery the base is min(ssthresh, cwnd).
+    Cwnd,
+}
+
 /// Which endpoint sends the SYN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opener {
@@ -108,6 +119,13 @@ pub struct TcpConfig {
     pub prr: Prr,
     /// CUBIC's HyStart delay-increase exit from slow start (Linux `tcp_cubic.c`).
     pub hystart: bool,
+    pub ssthresh_rule: SsthreshRule,
+    /// Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35
+    /// `slowdown()` on each `timeout()`), instead of once per window (Linux `tcp_enter_loss`).
+    pub ssthresh_on_every_timeout: bool,
+    /// Reno re-enters fast retransmit only once the data outstanding at the last one is
+    /// acknowledged (ns-2.35 `tcp-reno.cc` `dupack_action()` with `bug_fix_`).
+    pub reno_bug_fix: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +268,12 @@ impl TcpConfig {
                 PrrSpec::Crb => Prr::Crb,
             },
             hystart: spec.hystart.unwrap_or(d.hystart),
+            ssthresh_rule: match spec.ssthresh_rule.unwrap_or(d.ssthresh_rule) {
+                SsthreshRuleSpec::FlightSize => SsthreshRule::FlightSize,
+                SsthreshRuleSpec::Cwnd => SsthreshRule::Cwnd,
+            },
+            ssthresh_on_every_timeout: spec.ssthresh_on_every_timeout.unwrap_or(d.ssthresh_on_every_timeout),
+            reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
         })
     }
 
@@ -292,6 +316,12 @@ impl TcpConfig {
                 Prr::Crb => PrrSpec::Crb,
             }),
             hystart: Some(self.hystart),
+            ssthresh_rule: Some(match self.ssthresh_rule {
+                SsthreshRule::FlightSize => SsthreshRuleSpec::FlightSize,
+                SsthreshRule::Cwnd => SsthreshRuleSpec::Cwnd,
+            }),
+            ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
+            reno_bug_fix: Some(self.reno_bug_fix),
         }
     }
 }
@@ -335,6 +365,9 @@ struct Defaults {
     sack_across_rto: bool,
     prr: PrrSpec,
     hystart: bool,
+    ssthresh_rule: SsthreshRuleSpec,
+    ssthresh_on_every_timeout: bool,
+    reno_bug_fix: bool,
 }
 
 impl Defaults {
@@ -359,6 +392,9 @@ impl Defaults {
             sack_across_rto: false,
             prr: PrrSpec::Off,
             hystart: false,
+            ssthresh_rule: SsthreshRuleSpec::FlightSize,
+            ssthresh_on_every_timeout: false,
+            reno_bug_fix: false,
         };
         match profile {
             // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
@@ -374,8 +410,10 @@ impl Defaults {
             // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
             // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
             // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
-            // docs/tcp-profiles.md): singledup_ 1 (limited transmit) and window_ 20 (with the
-            // ssthresh_ it sets), left to limited_transmit and receive_window_bytes.
+            // docs/tcp-profiles.md): singledup_ 1 (limited transmit), window_ 20 (with the
+            // ssthresh_ it sets), slowdown()'s ssthresh and Reno's bugFix_, left to
+            // limited_transmit, receive_window_bytes, ssthresh_rule, ssthresh_on_every_timeout
+            // and reno_bug_fix.
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
                 initial_rto_s: 3.0,

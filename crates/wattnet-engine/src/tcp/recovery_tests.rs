@@ -6,7 +6,7 @@ use super::sender::{Sender, SenderState};
 use super::{Ctx, Outgoing, TcpConfig, TcpSpec};
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{flags, Ecn, TcpHeader};
-use crate::scenario::TcpProfile;
+use crate::scenario::{SsthreshRuleSpec, TcpProfile};
 use crate::time::{from_secs, Time};
 
 /// Segments are 1000 B; segment k (1-based) covers [1 + 1000(k−1), 1 + 1000k).
@@ -31,9 +31,15 @@ struct Harness {
 impl Harness {
     /// An established sender with `iw` segments sent (segments 1..=iw).
     fn new(spec: TcpSpec, iw: f64) -> Harness {
+        Harness::transfer(spec, iw, None)
+    }
+
+    /// As [`Harness::new`] with a transfer of `bytes` (`None`: endless), so the flight can be
+    /// smaller than cwnd.
+    fn transfer(spec: TcpSpec, iw: f64, bytes: Option<u64>) -> Harness {
         let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(iw), ..spec };
         let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let group = Group::single(&cfg, None);
+        let group = Group::single(&cfg, bytes);
         let mut h =
             Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
         h.with_ctx(|s, ctx, _| s.connect(ctx));
@@ -133,10 +139,11 @@ fn newreno_partial_ack_trace() {
 }
 
 /// The same losses under Reno: the partial ACK ends recovery (cwnd = ssthresh = 10), and
-/// segment 5 needs three more duplicate ACKs and a second halving.
-#[test]
-fn reno_exits_at_the_partial_ack_and_halves_again() {
-    let mut h = Harness::new(ns2("reno"), 20.0);
+/// segment 5 needs three more duplicate ACKs and a second halving (RFC 5681 Reno, without
+/// ns-2's `bugFix_`); returns (ssthresh, cwnd) after that second fast retransmit.
+fn reno_second_fast_retransmit(rule: SsthreshRuleSpec) -> (f64, f64) {
+    let spec = TcpSpec { ssthresh_rule: Some(rule), reno_bug_fix: Some(false), ..ns2("reno") };
+    let mut h = Harness::new(spec, 20.0);
     for _ in 1..=18 {
         h.ack(1, &[], false);
     }
@@ -144,14 +151,76 @@ fn reno_exits_at_the_partial_ack_and_halves_again() {
     // The partial ACK deflates to ssthresh; 24 segments (5..28) are outstanding > 10: nothing sent.
     assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
     assert_eq!(h.cwnd(), 10.0);
-    // Segments 21..28 arrive after the hole at 5: duplicate ACKs for 5. At the third, Reno
-    // halves the FlightSize (24 segments, RFC 5681 eq. 4): ssthresh 12, cwnd 15, resend 5.
-    // (ns-2 halves cwnd instead, which gives 5.)
+    // Segments 21..28 arrive after the hole at 5: duplicate ACKs for 5; the third resends 5.
     h.ack(5, &[], false);
     h.ack(5, &[], false);
     assert_eq!(h.ack(5, &[], false), vec![5]);
-    assert_eq!((h.ssthresh(), h.cwnd()), (12.0, 15.0));
     assert_eq!(h.sender.stats.fast_retransmits, 2);
+    (h.ssthresh(), h.cwnd())
+}
+
+#[test]
+fn reno_exits_at_the_partial_ack_and_halves_again() {
+    // RFC 5681 eq. 4 halves the FlightSize, 24 segments: ssthresh 12, cwnd 12 + 3 = 15.
+    assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::FlightSize), (12.0, 15.0));
+    // ns-2's slowdown() halves cwnd, 10 segments: ssthresh 5, cwnd 5 + 3 = 8.
+    assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::Cwnd), (5.0, 8.0));
+}
+
+/// ns-2's Reno with `bugFix_` (`reno_bug_fix`): the duplicate ACKs for 5 do not start a second
+/// fast retransmit, since the ACK (5) has not passed the data outstanding at the first (through 20);
+/// segment 5 waits for the timer.
+#[test]
+fn ns2_reno_bug_fix_allows_one_fast_retransmit_per_window() {
+    let mut h = Harness::new(TcpSpec { reno_bug_fix: Some(true), ..ns2("reno") }, 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    for _ in 0..3 {
+        assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    }
+    assert_eq!((h.sender.stats.fast_retransmits, h.ssthresh(), h.cwnd()), (1, 10.0, 10.0));
+}
+
+/// A 14-segment transfer with an initial window of 20: cwnd 20, 14 segments and the FIN (one
+/// sequence number) in flight. Segment 1 is lost and 2–4 arrive: the third duplicate ACK takes
+/// ssthresh from 20 / 2 = 10 under ns-2's rule (`tcp.cc` `slowdown()`) and from the FlightSize,
+/// 14.001 / 2 = 7.0005, under RFC 5681 §3.1 eq. 4; cwnd = ssthresh + 3.
+#[test]
+fn ssthresh_halves_cwnd_under_ns2_and_the_flight_size_under_rfc_5681() {
+    for (rule, expected) in [(SsthreshRuleSpec::Cwnd, 10.0), (SsthreshRuleSpec::FlightSize, 7.0005)] {
+        let spec = TcpSpec { ssthresh_rule: Some(rule), ..ns2("newreno") };
+        let mut h = Harness::transfer(spec, 20.0, Some(14 * MSS));
+        assert_eq!((h.cwnd(), h.sender.in_flight()), (20.0, 14 * MSS + 1));
+        h.ack(1, &[], false);
+        h.ack(1, &[], false);
+        assert_eq!(h.ack(1, &[], false), vec![1]);
+        assert!((h.ssthresh() - expected).abs() < 1e-9, "{rule:?}: {}", h.ssthresh());
+        assert!((h.cwnd() - (expected + 3.0)).abs() < 1e-9, "{rule:?}: {}", h.cwnd());
+    }
+}
+
+/// A timeout during the fast recovery of the trace above (cwnd 20, 14 out, ssthresh 10, cwnd
+/// inflated to 13 + 2 = 15 by two more duplicate ACKs). ns-2 (`timeout()` → `slowdown()` on
+/// every timeout) halves its un-inflated cwnd_ = min(ssthresh, cwnd) = 10 again: ssthresh 5.
+/// With the once-per-window guard (Linux `tcp_enter_loss`) ssthresh stays 10. cwnd is 1 in both.
+#[test]
+fn a_timeout_in_fast_recovery_halves_again_only_without_the_once_per_window_guard() {
+    for (every_timeout, expected) in [(true, 5.0), (false, 10.0)] {
+        let spec = TcpSpec {
+            ssthresh_rule: Some(SsthreshRuleSpec::Cwnd),
+            ssthresh_on_every_timeout: Some(every_timeout),
+            ..ns2("newreno")
+        };
+        let mut h = Harness::transfer(spec, 20.0, Some(14 * MSS));
+        for _ in 1..=5 {
+            h.ack(1, &[], false);
+        }
+        assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 15.0));
+        assert_eq!(h.time_out(), vec![1]);
+        assert_eq!((h.ssthresh(), h.cwnd()), (expected, 1.0), "every timeout: {every_timeout}");
+    }
 }
 
 /// Tahoe: the third duplicate ACK sets ssthresh 10 and cwnd 1 and goes back to snd_una.
@@ -317,7 +386,13 @@ impl Harness {
 /// IsLost) retransmits 1; the fourth makes 3 lost and the pipe (8 − 4 SACKed − 2 lost + 1
 /// retransmitted = 3) lets it go. Both retransmissions are lost and the timer expires.
 fn two_holes_then_timeout(sack_across_rto: bool) -> Harness {
-    let spec = TcpSpec { sack: Some(true), sack_across_rto: Some(sack_across_rto), ..ns2("newreno") };
+    // The trace keeps ssthresh across the timeout (the once-per-window guard, Linux's).
+    let spec = TcpSpec {
+        sack: Some(true),
+        sack_across_rto: Some(sack_across_rto),
+        ssthresh_on_every_timeout: Some(false),
+        ..ns2("newreno")
+    };
     let mut h = Harness::new(spec, 8.0);
     assert_eq!(h.ack(1, &[(2, 2)], false), Vec::<u64>::new());
     assert_eq!(h.ack(1, &[(4, 4), (2, 2)], false), Vec::<u64>::new());
@@ -379,7 +454,8 @@ fn a_timestamp_echo_ends_the_back_off_after_a_timeout() {
 /// the third retransmits.
 #[test]
 fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_duplicate_acks() {
-    let spec = TcpSpec { limited_transmit: Some(true), ..ns2("newreno") };
+    let spec =
+        TcpSpec { limited_transmit: Some(true), ssthresh_rule: Some(SsthreshRuleSpec::FlightSize), ..ns2("newreno") };
     let mut h = Harness::new(spec, 4.0);
     assert_eq!(h.ack(1, &[], false), vec![5]);
     assert_eq!(h.cwnd(), 4.0);

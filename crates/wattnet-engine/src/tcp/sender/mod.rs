@@ -5,7 +5,7 @@ use super::cc::{Ack, CongState, Congestion, SubflowView, Subflows, Window};
 use super::group::Group;
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
-use super::{Ctx, EcnMode, Prr, Recovery, RttSampling, TcpConfig, TcpTimer};
+use super::{Ctx, EcnMode, Prr, Recovery, RttSampling, SsthreshRule, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, TcpHeader};
 use crate::time::{after, Time};
 use crate::timer::Timer;
@@ -51,6 +51,9 @@ pub struct Sender {
     sack_limited_transmit: bool,
     sack_across_rto: bool,
     prr: Prr,
+    ssthresh_rule: SsthreshRule,
+    ssthresh_on_every_timeout: bool,
+    reno_bug_fix: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -111,6 +114,9 @@ impl Sender {
             sack_limited_transmit: cfg.sack_limited_transmit,
             sack_across_rto: cfg.sack_across_rto,
             prr: cfg.prr,
+            ssthresh_rule: cfg.ssthresh_rule,
+            ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
+            reno_bug_fix: cfg.reno_bug_fix,
             state: SenderState::Listen,
             index,
             window: Window { cwnd: cfg.initial_window, ssthresh },
@@ -418,8 +424,11 @@ impl Sender {
         // go-back-N resends of data the receiver already held. recover = 0 (the ISN): no
         // recovery yet (ns-2 `bugfix_ss_`). RFC 6675 §5.1 (SACK): HighACK ≥ RecoveryPoint.
         let may_recover = match self.recovery {
-            Recovery::Reno => true,
-            Recovery::NewReno | Recovery::Tahoe => self.recover == 0 || self.snd_una > self.recover + 1,
+            // RFC 5681 Reno may re-enter at once; ns-2's Reno with `bug_fix_` tests as NewReno does.
+            Recovery::Reno if !self.reno_bug_fix => true,
+            Recovery::Reno | Recovery::NewReno | Recovery::Tahoe => {
+                self.recover == 0 || self.snd_una > self.recover + 1
+            }
             Recovery::Sack => self.snd_una > self.recover,
         };
         if !may_recover {
@@ -464,7 +473,17 @@ impl Sender {
     /// A congestion signal with FlightSize `flight` (segments): new ssthresh from the
     /// algorithm, and no second reduction for losses or marks in the same window (RFC 3168 §6.1.2).
     fn reduce(&mut self, why: Congestion, flight: f64, now: Time, g: &mut Group) {
-        self.window.ssthresh = g.cc.ssthresh(self.publish(&mut g.views), &self.window, flight, why, now);
+        let base = match self.ssthresh_rule {
+            // RFC 5681 §3.1 eq. 4: half the FlightSize.
+            SsthreshRule::FlightSize => flight,
+            // ns-2.35 `tcp.cc` `slowdown()`: half of `window()`, an int, taken from `cwnd_`,
+            // which during fast recovery is ssthresh without the duplicate-ACK inflation.
+            SsthreshRule::Cwnd if self.cong == CongState::Recovery => {
+                self.window.cwnd.min(self.window.ssthresh).floor()
+            }
+            SsthreshRule::Cwnd => self.window.cwnd.floor(),
+        };
+        self.window.ssthresh = g.cc.ssthresh(self.publish(&mut g.views), &self.window, base, why, now);
         self.reduced_until = self.snd_max;
         self.last_loss = Some(now);
     }
@@ -502,7 +521,8 @@ impl Sender {
                 // There FlightSize and cwnd still carry the duplicate-ACK inflation of RFC
                 // 5681 §3.2 step 4 (segments that have left the network), so recomputing
                 // would raise ssthresh above what the path held.
-                if self.snd_una >= self.reduced_until {
+                // ns-2.35 `tcp.cc` `timeout()` calls `slowdown()` on every timeout instead.
+                if self.ssthresh_on_every_timeout || self.snd_una >= self.reduced_until {
                     self.reduce(Congestion::Timeout, self.in_flight() as f64 / self.mss as f64, ctx.now, g);
                 }
                 // The window of this timeout runs to the highest sequence sent (Linux high_seq).

@@ -43,7 +43,8 @@ class Study:
         return importlib.import_module(self.module)
 
     def reproduce(self, out: str | Path, quick: bool = False, **options: Any) -> Path:
-        return self.load().reproduce(out, quick=quick, **options)
+        report: Path = self.load().reproduce(out, quick=quick, **options)
+        return report
 
 
 CAPACITY_SCALING_PAPER = Paper(

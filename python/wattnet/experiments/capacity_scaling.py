@@ -23,7 +23,7 @@ import html
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -57,13 +57,23 @@ PRACTRA = {"delay_bound_s": 0.010, "ewma_weight": 0.25}
 TRANSITION_S = 0.001
 RECORDER_BIN_S = 0.1  # the arrival-rate bin (the paper does not give it)
 
-FULL = {
+
+class Grid(TypedDict):
+    """A run grid: the RTTs and mRCIs swept, each run's duration and the replications per point."""
+
+    rtts_s: list[float]
+    mrcis_s: list[float]
+    duration_s: float
+    replications: int
+
+
+FULL: Grid = {
     "rtts_s": [0.001, 0.01, 0.05, 0.1],
     "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0],
     "duration_s": 300.0,
     "replications": 10,
 }
-QUICK = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0], "duration_s": 60.0, "replications": 1}
+QUICK: Grid = {"rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 0.05, 0.1, 0.5, 1.0], "duration_s": 60.0, "replications": 1}
 
 # The receive-window readings: None = the 1 GiB default (never the limit), 65535 = 64 KB, and
 # 85 000 B, a window that caps a 100 ms-RTT flow at ≈ 6.8 Mb/s (inside A3's band) to test whether
@@ -151,7 +161,7 @@ def _controller_path(scenario: Scenario) -> str:
 
 def run_grid(
     out: Path,
-    config: dict[str, Any],
+    config: Grid,
     rwnds: list[int | None],
     executor: Any = "local",
     workers: int | None = None,
@@ -210,11 +220,11 @@ def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
     connections = pd.read_parquet(run_dir / "connections.parquet")
     connections = connections[connections["flow"] == "tcp"]
     data_sent = float(connections["data_packets_sent"].sum())
-    dropped = float(flows.loc["tcp", "dropped_packets"])
+    dropped = float(flows["dropped_packets"].loc["tcp"])
     return {
-        "mean_rate_mbps": float(ports.loc[PORT, "mean_rate_bps"]) / 1e6,
-        "rate_changes": int(ports.loc[PORT, "rate_changes"]),
-        "goodput_mbps": float(flows.loc["tcp", "delivered_bytes"]) * 8 / duration_s / 1e6,
+        "mean_rate_mbps": float(ports["mean_rate_bps"].loc[PORT]) / 1e6,
+        "rate_changes": int(ports["rate_changes"].loc[PORT]),
+        "goodput_mbps": float(flows["delivered_bytes"].loc["tcp"]) * 8 / duration_s / 1e6,
         "data_packets_sent": int(data_sent),
         "tcp_packets_dropped": int(dropped),
         "loss_pct": 100 * dropped / data_sent if data_sent else math.nan,
@@ -304,9 +314,7 @@ def _point(summary: pd.DataFrame, rtt: float, mrci: float) -> pd.Series:
     return summary[(summary["rtt_ms"] == rtt) & (summary["mrci_ms"] == mrci)].iloc[0]
 
 
-def checks(
-    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
-) -> list[dict[str, Any]]:
+def checks(trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: Grid) -> list[dict[str, Any]]:
     """A1–A12 from the runs, their summary and ``trace_of(run)`` (a run's 100 ms trace, as ``trace``)."""
     return single_checks(trace_of, all_runs, all_summary, config) + later_checks(
         trace_of, all_runs, all_summary, config
@@ -314,7 +322,7 @@ def checks(
 
 
 def later_checks(
-    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: Grid
 ) -> list[dict[str, Any]]:
     """A7–A12: the background, the bottleneck and the trends."""
     primary_summary = all_summary[all_summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
@@ -326,7 +334,7 @@ def later_checks(
 
 
 def single_checks(
-    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: dict[str, Any]
+    trace_of: Any, all_runs: pd.DataFrame, all_summary: pd.DataFrame, config: Grid
 ) -> list[dict[str, Any]]:
     """A1–A6: the single source."""
     runs, summary = all_runs[all_runs["case"] == "single"], all_summary[all_summary["case"] == "single"]
@@ -417,7 +425,7 @@ def single_checks(
     return out_checks
 
 
-def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+def background_checks(bon: pd.DataFrame, config: Grid) -> list[dict[str, Any]]:
     """A7–A9 (§6.2, Fig. 5) on the bON = 100 ms runs of the primary window reading."""
     bon = bon[bon["rwnd"] == rwnd_label(PRIMARY_RWND)]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -459,9 +467,7 @@ def background_checks(bon: pd.DataFrame, config: dict[str, Any]) -> list[dict[st
     ]  # fmt: skip
 
 
-def bottleneck_checks(
-    trace_of: Any, runs: pd.DataFrame, summary: pd.DataFrame, config: dict[str, Any]
-) -> list[dict[str, Any]]:
+def bottleneck_checks(trace_of: Any, runs: pd.DataFrame, summary: pd.DataFrame, config: Grid) -> list[dict[str, Any]]:
     """A10 (Fig. 7 against Fig. 5) and A11 (Fig. 8): the varying bottleneck against the background alone."""
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     columns = ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes", "loss_pct", "tcponly_loss_pct"]
@@ -514,7 +520,7 @@ def bottleneck_checks(
     return [a10, a11]
 
 
-def trend_check(summary: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]:
+def trend_check(summary: pd.DataFrame, config: Grid) -> dict[str, Any]:
     """A12 (§7): in every case, saving (1 − r̄/10 Mb/s) and throughput reduction rise with RTT and
     as mRCI falls (means over the other parameter)."""
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
@@ -528,10 +534,10 @@ def trend_check(summary: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]
         by_rtt = frame.groupby("rtt_ms")[["saving_pct", "throughput_reduction_pct"]].mean()
         by_mrci = frame.groupby("mrci_ms")[["saving_pct", "throughput_reduction_pct"]].mean()
         rises = {
-            "saving with RTT": bool(by_rtt.loc[rtt_hi, "saving_pct"] > by_rtt.loc[rtt_lo, "saving_pct"]),
-            "reduction with RTT": bool(by_rtt.loc[rtt_hi, "throughput_reduction_pct"] > by_rtt.loc[rtt_lo, "throughput_reduction_pct"]),
-            "saving as mRCI falls": bool(by_mrci.loc[mrci_lo, "saving_pct"] > by_mrci.loc[mrci_hi, "saving_pct"]),
-            "reduction as mRCI falls": bool(by_mrci.loc[mrci_lo, "throughput_reduction_pct"] > by_mrci.loc[mrci_hi, "throughput_reduction_pct"]),
+            "saving with RTT": bool(by_rtt["saving_pct"].loc[rtt_hi] > by_rtt["saving_pct"].loc[rtt_lo]),
+            "reduction with RTT": bool(by_rtt["throughput_reduction_pct"].loc[rtt_hi] > by_rtt["throughput_reduction_pct"].loc[rtt_lo]),
+            "saving as mRCI falls": bool(by_mrci["saving_pct"].loc[mrci_lo] > by_mrci["saving_pct"].loc[mrci_hi]),
+            "reduction as mRCI falls": bool(by_mrci["throughput_reduction_pct"].loc[mrci_lo] > by_mrci["throughput_reduction_pct"].loc[mrci_hi]),
         }  # fmt: skip
         ok = ok and all(rises.values())
         values[case] = {
@@ -640,7 +646,7 @@ def figure3(
 
 
 def figure4(
-    out: Path, runs: pd.DataFrame, config: dict[str, Any], path: Path, case: str, title: str, span_s: float = 60.0
+    out: Path, runs: pd.DataFrame, config: Grid, path: Path, case: str, title: str, span_s: float = 60.0
 ) -> list[Path]:
     """The paper's Fig. 4 (and 6, 8) layout for ``case``: (a) small RTT small mRCI, (b) large RTT small mRCI, (c) small RTT large
     mRCI, (d) large RTT large mRCI; service and arrival rate at N1 with TCP+PC, arrival rate in TCPonly."""
@@ -686,7 +692,7 @@ def figure4(
 # ---------------------------------------------------------------------------------------------
 
 
-def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
+def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
            check_list: list[dict[str, Any]], figures: list[Path], ns2_summary: pd.DataFrame | None) -> Path:  # fmt: skip
     e = html.escape
     reduced = " (reduced: --quick)" if quick else ""
@@ -808,7 +814,7 @@ def reproduce(
     must be among them)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    config = dict(QUICK if quick else FULL)
+    config = Grid(**(QUICK if quick else FULL))
     rwnds = list(RWND_READINGS if receive_window_bytes is None else receive_window_bytes)
     if PRIMARY_RWND not in rwnds:
         rwnds.insert(0, PRIMARY_RWND)
@@ -859,7 +865,7 @@ EXPLANATIONS = {
 }
 
 
-def ns2_frames(config: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+def ns2_frames(config: Grid) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     """ns-2.35's runs of this grid's duration (``validation/studies/capacity_scaling``) as the study's
     runs and summary frames; None when the reference is not stored."""
     rows = reference_rows(NAME)
@@ -881,9 +887,7 @@ def ns2_trace(run: pd.Series) -> pd.DataFrame:
     return frame
 
 
-def ns2_checks(
-    reference: tuple[pd.DataFrame, pd.DataFrame] | None, config: dict[str, Any]
-) -> dict[str, dict[str, Any] | None]:
+def ns2_checks(reference: tuple[pd.DataFrame, pd.DataFrame] | None, config: Grid) -> dict[str, dict[str, Any] | None]:
     if reference is None:
         return {}
     runs, summary = reference

@@ -64,7 +64,7 @@ def fluid_run(
     target_ce = gamma * target_bytes
 
     def present(t: float) -> float:
-        return counts[max(0, np.searchsorted(starts, t, side="right") - 1)]
+        return float(counts[max(0, int(np.searchsorted(starts, t, side="right")) - 1)])
 
     def internet(t: float) -> float:
         return (bottleneck_bps if t >= bottleneck_at_s else internet_rate_bps) / 8

@@ -8,13 +8,18 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def plt():
+
+def plt() -> ModuleType:
     """matplotlib.pyplot on the Agg backend (reproductions run headless)."""
     import matplotlib
 
@@ -24,7 +29,7 @@ def plt():
     return pyplot
 
 
-def save_figure(fig, path: Path) -> list[Path]:
+def save_figure(fig: Figure, path: Path) -> list[Path]:
     """Saves ``fig`` as ``path``.png and ``path``.svg, closes it and returns both paths."""
     path.parent.mkdir(parents=True, exist_ok=True)
     paths = [path.with_suffix(".png"), path.with_suffix(".svg")]
@@ -32,6 +37,14 @@ def save_figure(fig, path: Path) -> list[Path]:
     fig.savefig(paths[1])
     plt().close(fig)
     return paths
+
+
+def row(frame: pd.DataFrame, label: str) -> pd.Series[Any]:
+    """``frame.loc[label]`` for a label its index holds once (a clear error if it holds it more often)."""
+    found = frame.loc[label]
+    if not isinstance(found, pd.Series):
+        raise KeyError(f"{label!r} is in the index more than once")
+    return found
 
 
 def write_tables(out: Path, frames: dict[str, pd.DataFrame]) -> None:
@@ -267,7 +280,7 @@ def write_report(
     interpretations: list[str],
     checks: list[dict[str, Any]],
     figures: list[Path],
-    sections: list[tuple[str, str]] = (),
+    sections: Sequence[tuple[str, str]] = (),
     reference_note: str = "",
 ) -> Path:
     """Writes ``out/report.html`` and returns its path.

@@ -25,7 +25,7 @@ whether a target missed by wattnet is missed by the equations themselves.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -38,6 +38,7 @@ from wattnet.experiments.report import (
     plt,
     reference_checks,
     rounded,
+    row,
     save_figure,
     stage,
     table_html,
@@ -45,9 +46,12 @@ from wattnet.experiments.report import (
     write_report,
     write_tables,
 )
-from wattnet.scenario import Scenario
+from wattnet.scenario import GRouter, Scenario
 from wattnet.sweep import mean_ci, require_done, sweep
 from wattnet.topology.access import access_network
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 NAME = "g-router"
 G_PORT = "grouter->internet"
@@ -103,10 +107,20 @@ CASE2_WINDOWS = [("before the bottleneck (25 sources)", 225.0, 300.0), ("bottlen
 
 RECORDER_BIN_S = 0.5
 BASE_SEED = 1
+
+
+class Grid(TypedDict):
+    """A run grid: the time scale of the runs, the replications and the N₀ values of the sensitivity table."""
+
+    scale: float
+    replications: int
+    flow_estimates: list[float]
+
+
 # The other initial flow estimates N₀ that case study 1 runs once each (replication 0), beside the
 # study's own N₀ from eq. 6 (≈ 8.39): 1 and the values between.
-FULL = {"scale": 1.0, "replications": 5, "flow_estimates": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]}
-QUICK = {"scale": 0.5, "replications": 1, "flow_estimates": [1.0, 4.0]}
+FULL: Grid = {"scale": 1.0, "replications": 5, "flow_estimates": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]}
+QUICK: Grid = {"scale": 0.5, "replications": 1, "flow_estimates": [1.0, 4.0]}
 
 OVER, NC, CONTROLLED = "over-provisioned", "not controlled", "AWM/C-EARTH"
 CASES = {1: [OVER, CONTROLLED], 2: [NC, CONTROLLED]}
@@ -217,7 +231,7 @@ def store_dir(case: int, configuration: str) -> Path:
 
 
 def run_all(
-    out: Path, config: dict[str, Any], executor: Any = "local", workers: int | None = None, progress: bool = False
+    out: Path, config: Grid, executor: Any = "local", workers: int | None = None, progress: bool = False
 ) -> pd.DataFrame:
     """Every (case, configuration) sweep, ``config["replications"]`` runs each, cached under
     ``out/store``; one row per run with its metrics (``run_metrics``)."""
@@ -246,7 +260,8 @@ def timeseries(run_dir: Path) -> pd.DataFrame:
     """The recorder's samples, one row per time and one column per ``port quantity``."""
     ts = pd.read_parquet(run_dir / "timeseries.parquet")
     wide = ts.pivot_table(index="time_s", columns=["entity", "quantity"], values="value")
-    wide.columns = [f"{entity} {quantity}" for entity, quantity in wide.columns]
+    entities, quantities = wide.columns.get_level_values(0), wide.columns.get_level_values(1)
+    wide.columns = [f"{entity} {quantity}" for entity, quantity in zip(entities, quantities, strict=True)]
     return wide
 
 
@@ -260,7 +275,7 @@ def run_metrics(run_dir: Path, case: int, scale: float) -> dict[str, float]:
     duration = RUN_S * scale
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     flows = pd.read_parquet(run_dir / "flows.parquet")
-    g, internet = ports.loc[G_PORT], ports.loc[INTERNET_PORT]
+    g, internet = row(ports, G_PORT), row(ports, INTERNET_PORT)
     ts = timeseries(run_dir)
     sent, rate = ts[f"{G_PORT} departure_rate_bps"], ts[f"{G_PORT} rate_bps"]
     first_phase_end = GROUPS[1][1] * scale
@@ -317,7 +332,7 @@ def add_references(runs: pd.DataFrame) -> pd.DataFrame:
 def flow_estimate_sensitivity(
     out: Path,
     runs: pd.DataFrame,
-    config: dict[str, Any],
+    config: Grid,
     executor: Any = "local",
     workers: int | None = None,
     progress: bool = False,
@@ -329,7 +344,10 @@ def flow_estimate_sensitivity(
     base = base_scenario(1, CONTROLLED, config["scale"])
     link = next(i for i, spec in enumerate(base.links) if (spec.a, spec.b) == ("grouter", "internet"))
     field = f"links[{link}].a_to_b.controller.initial_flows"
-    base.links[link].a_to_b.controller.round_trip_propagation_s = None
+    port = base.links[link].a_to_b
+    if port is None or not isinstance(port.controller, GRouter):
+        raise ValueError(f"{field}: the G-router's output port has no G-router controller")
+    port.controller.round_trip_propagation_s = None
     store = out / store_dir(1, CONTROLLED).with_name("flow-estimates")
     table = sweep(base, {field: config["flow_estimates"]}, 1, out=store, executor=executor, workers=workers,
                   progress=progress and f"{NAME} N₀ sensitivity")  # fmt: skip
@@ -339,13 +357,13 @@ def flow_estimate_sensitivity(
         (float(run[field]), run_metrics(store / "runs" / run["key"], 1, config["scale"])) for _, run in table.iterrows()
     ]
     study_n0 = initial_flow_estimate()
-    measured.append((study_n0, first.loc[CONTROLLED].to_dict()))
+    measured.append((study_n0, {str(column): value for column, value in row(first, CONTROLLED).items()}))
     rows = [{
         "n0": n0,
         "rtt_estimate_ms": 1e3 * n0 * INITIAL_WINDOW_BYTES / (C_INIT_BPS / 8),
         "study_default": n0 == study_n0,
         "utilisation_pct": m["utilisation_pct"],
-        "throughput_ratio_pct": 100 * m["goodput_mbps"] / first.loc[OVER, "goodput_mbps"],
+        "throughput_ratio_pct": 100 * m["goodput_mbps"] / first["goodput_mbps"].loc[OVER],
         "mean_rate_mbps": m["mean_rate_mbps"],
         "mean_queue_after_first_phase_packets": m["mean_queue_after_first_phase_packets"],
         "queue_std_after_first_phase_packets": m["queue_std_after_first_phase_packets"],
@@ -412,7 +430,7 @@ def _mean(summary: pd.DataFrame, case: int, configuration: str, column: str) -> 
 def tracking(windows: pd.DataFrame) -> dict[str, dict[str, float | None]]:
     """C and its reference (Mb/s) per window, for checks.json."""
     return {
-        window: {"C_mbps": rounded(row["c_mbps"]), "reference_mbps": rounded(row["reference_mbps"])}
+        str(window): {"C_mbps": rounded(row["c_mbps"]), "reference_mbps": rounded(row["reference_mbps"])}
         for window, row in windows.iterrows()
     }
 
@@ -496,7 +514,7 @@ def case2_checks(summary: pd.DataFrame, phases: pd.DataFrame) -> list[dict[str, 
 # ---------------------------------------------------------------------------------------------
 
 
-def _queue_panel(ax, ts: pd.DataFrame, port: str, title: str, target: bool) -> None:
+def _queue_panel(ax: Axes, ts: pd.DataFrame, port: str, title: str, target: bool) -> None:
     ax.plot(ts.index, ts[f"{port} queue_bytes"] / PACKET_BYTES, color="black", lw=0.7)
     if target:
         ax.axhline(TARGET_BYTES / PACKET_BYTES, color="tab:red", ls="--", lw=1, label="target T")
@@ -565,7 +583,7 @@ def figure3(controlled: pd.DataFrame, not_controlled: pd.DataFrame, offered: pd.
 # ---------------------------------------------------------------------------------------------
 
 
-def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
+def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
            phases: pd.DataFrame, flow_estimates: pd.DataFrame, check_list: list[dict[str, Any]],
            figures: list[Path], comparison: pd.DataFrame) -> Path:  # fmt: skip
     scale = config["scale"]
@@ -722,7 +740,7 @@ def reproduce(
     and report.html under ``out``; returns the report's path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    config = dict(QUICK if quick else FULL)
+    config = Grid(**(QUICK if quick else FULL))
     stage(NAME, "sweeping case studies 1 and 2")
     runs = run_all(out, config, executor=executor, workers=workers, progress=progress)
     summary = summarise(runs)

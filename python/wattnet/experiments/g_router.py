@@ -38,7 +38,7 @@ from wattnet.experiments.report import (
     plt,
     reference_checks,
     rounded,
-    row,
+    row_of,
     save_figure,
     stage,
     table_html,
@@ -275,7 +275,7 @@ def run_metrics(run_dir: Path, case: int, scale: float) -> dict[str, float]:
     duration = RUN_S * scale
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     flows = pd.read_parquet(run_dir / "flows.parquet")
-    g, internet = row(ports, G_PORT), row(ports, INTERNET_PORT)
+    g, internet = row_of(ports, G_PORT), row_of(ports, INTERNET_PORT)
     ts = timeseries(run_dir)
     sent, rate = ts[f"{G_PORT} departure_rate_bps"], ts[f"{G_PORT} rate_bps"]
     first_phase_end = GROUPS[1][1] * scale
@@ -357,7 +357,7 @@ def flow_estimate_sensitivity(
         (float(run[field]), run_metrics(store / "runs" / run["key"], 1, config["scale"])) for _, run in table.iterrows()
     ]
     study_n0 = initial_flow_estimate()
-    measured.append((study_n0, {str(column): value for column, value in row(first, CONTROLLED).items()}))
+    measured.append((study_n0, {str(column): value for column, value in row_of(first, CONTROLLED).items()}))
     rows = [{
         "n0": n0,
         "rtt_estimate_ms": 1e3 * n0 * INITIAL_WINDOW_BYTES / (C_INIT_BPS / 8),

@@ -29,7 +29,7 @@ import itertools
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import networkx as nx
 import numpy as np
@@ -41,6 +41,7 @@ from wattnet.estop import (
     SASSU_ENERGY_SAVING_PERCENT,
     SASSU_TABLE_V,
     SASSU_WATTS_SAVED,
+    Link,
     estop,
     link_down_events,
     watts_saved,
@@ -53,6 +54,7 @@ from wattnet.experiments.report import (
     reference_checks,
     reference_rows,
     rounded,
+    row_of,
     save_figure,
     stage,
     table_html,
@@ -128,15 +130,24 @@ PAPER_TABLE_IV: dict[str, tuple[float, dict[int, float]]] = {
 }
 
 # Background readings: link_cbr_flows' ``directions``.
-BACKGROUND_READINGS: dict[str, str] = {
+Reading = Literal["b_to_a", "a_to_b", "both"]
+BACKGROUND_READINGS: dict[Reading, str] = {
     "b_to_a": "one CBR flow per link, from its second SNDlib end to its first",
     "a_to_b": "one CBR flow per link, from its first SNDlib end to its second",
     "both": "one CBR flow per link and direction (wattnet default)",
 }
-PRIMARY_BACKGROUND = "b_to_a"
+PRIMARY_BACKGROUND: Reading = "b_to_a"
 
-FULL = {"replications": 5, "backgrounds": tuple(BACKGROUND_READINGS)}
-QUICK = {"replications": 1, "backgrounds": (PRIMARY_BACKGROUND,)}
+
+class Grid(TypedDict):
+    """A run grid: the replications of the primary background and the background readings run."""
+
+    replications: int
+    backgrounds: tuple[Reading, ...]
+
+
+FULL: Grid = {"replications": 5, "backgrounds": tuple(BACKGROUND_READINGS)}
+QUICK: Grid = {"replications": 1, "backgrounds": (PRIMARY_BACKGROUND,)}
 BASE_SEED = 1
 
 
@@ -159,7 +170,7 @@ def greened_abilene() -> Topology:
     return network
 
 
-def background_flows(network: Topology, reading: str, replication: int) -> list[dict[str, Any]]:
+def background_flows(network: Topology, reading: Reading, replication: int) -> list[dict[str, Any]]:
     """The CBR background of ``reading``; replication r draws the flows' start offsets (uniform in
     one packet interval) from its own seed, the only thing that differs between replications."""
     rng = np.random.default_rng(derive_seed(BASE_SEED, replication))
@@ -181,7 +192,7 @@ def tcp_flow(network: Topology, variant: str = "NewReno") -> dict[str, Any]:
     }
 
 
-def base_scenario(reading: str, replication: int, *, with_tcp: bool = True) -> Scenario:
+def base_scenario(reading: Reading, replication: int, *, with_tcp: bool = True) -> Scenario:
     """The unpruned network with the background of ``reading`` and (first, so that it is
     ``flows[0]`` whatever the background) the TCP flow; the sweeps set ``events`` and the variant.
     Without TCP (the sweep then sets the background too), the recorder samples every port's
@@ -248,7 +259,7 @@ def lowest_id_path(graph: nx.Graph, source: Any, target: Any) -> list[Any]:
     path = [source]
     while path[-1] != target:
         here = path[-1]
-        path.append(min((v for v in graph[here] if distance[v] == distance[here] - 1), key=order.get))
+        path.append(min((v for v in graph[here] if distance[v] == distance[here] - 1), key=lambda v: order[v]))
     return path
 
 
@@ -263,8 +274,8 @@ def _param(value: Any) -> Any:
 
 
 def run_tcp(
-    out: Path, reading: str, replication: int, link_sets: dict[int, tuple], executor: Any, workers: int | None,
-    progress: bool,
+    out: Path, reading: Reading, replication: int, link_sets: dict[int, tuple[Link, ...]], executor: Any,
+    workers: int | None, progress: bool,
 ) -> pd.DataFrame:  # fmt: skip
     """Every variant with every distinct set of links switched off (keyed by its size), one row per
     run with its metrics."""
@@ -291,7 +302,12 @@ def run_tcp(
 
 
 def run_background_loads(
-    out: Path, link_sets: dict[int, tuple], network: Topology, executor: Any, workers: int | None, progress: bool
+    out: Path,
+    link_sets: dict[int, tuple[Link, ...]],
+    network: Topology,
+    executor: Any,
+    workers: int | None,
+    progress: bool,
 ) -> pd.DataFrame:
     """The offered load of every port from the background alone, before and after ESTOP, for every
     background reading and set of links switched off: the check that pruning does not overload the
@@ -317,7 +333,7 @@ def run_background_loads(
         ts = pd.read_parquet(store / "runs" / run["key"] / "timeseries.parquet")
         wide = ts.pivot_table(index="entity", columns="time_s", values="value")
         for port, values in wide.iterrows():
-            hop = tuple(port.split("->"))
+            hop = tuple(str(port).split("->"))
             rows.append({
                 "background": reading,
                 "links_off": len(off),
@@ -334,19 +350,20 @@ def run_metrics(run_dir: Path) -> dict[str, float]:
     """The measures for one run: goodput of the TCP flow over [0, 30) and [30, 60), its path
     lengths, retransmissions and the cwnd statistics of Fig. 2; the line-card power saved."""
     flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
-    connection = pd.read_parquet(run_dir / "connections.parquet").set_index("flow").loc["tcp"]
+    tcp = row_of(flows, "tcp")
+    connection = row_of(pd.read_parquet(run_dir / "connections.parquet").set_index("flow"), "tcp")
     summary = json.loads((run_dir / "summary.json").read_text())
     series = tcp_series(run_dir)
     at_switch_off = series["delivered_bytes"].iloc[np.argmin(np.abs(series.index - SWITCH_OFF_S))]
-    delivered = float(flows.loc["tcp", "delivered_bytes"])
+    delivered = float(tcp["delivered_bytes"])
     return {
         "throughput_before_mbps": at_switch_off * 8 / SWITCH_OFF_S / 1e6,
         "throughput_after_mbps": (delivered - at_switch_off) * 8 / (DURATION_S - SWITCH_OFF_S) / 1e6,
-        "hops_before": int(flows.loc["tcp", "path_hops_start"]),
-        "hops_after": int(flows.loc["tcp", "path_hops_end"]),
+        "hops_before": int(tcp["path_hops_start"]),
+        "hops_after": int(tcp["path_hops_end"]),
         "retransmissions": int(connection["retransmissions"]),
         "timeouts": int(connection["timeouts"]),
-        "tcp_dropped_packets": int(flows.loc["tcp", "dropped_packets"]),
+        "tcp_dropped_packets": int(tcp["dropped_packets"]),
         # Every port draws constant line-card power while on: what the switched-off ports did not draw.
         "line_card_watts_saved": (summary["full_rate_energy_j"] - summary["energy_j"]) / (DURATION_S - SWITCH_OFF_S),
         **cwnd_metrics(series),
@@ -419,7 +436,7 @@ def fig2_traces(out: Path, per_threshold: pd.DataFrame) -> pd.DataFrame:
         & (per_threshold["threshold_pct"] == FIG2_THRESHOLD)
     ]  # fmt: skip
     traces = [
-        tcp_series(out / run["store"] / "runs" / run["key"])["cwnd_segments"].reset_index().assign(variant=variant)
+        tcp_series(out / run["store"] / "runs" / run["key"])["cwnd_segments"].reset_index().assign(variant=str(variant))
         for variant, run in runs.set_index("variant").iterrows()
     ]
     return pd.concat(traces, ignore_index=True)[["variant", "time_s", "cwnd_segments"]]
@@ -445,14 +462,15 @@ def table_iv(per_threshold: pd.DataFrame) -> pd.DataFrame:
         before, before_ci = mean_ci(group["throughput_before_mbps"])
         after, after_ci = mean_ci(group["throughput_after_mbps"])
         loss, loss_ci = mean_ci(100 * (1 - group["throughput_after_mbps"] / group["throughput_before_mbps"]))
-        paper_before, paper_after = PAPER_TABLE_IV[variant]
+        paper_before, paper_after = PAPER_TABLE_IV[str(variant)]
+        threshold_pct = int(group["threshold_pct"].iloc[0])
         rows.append({
             "background": reading, "variant": variant, "threshold_pct": threshold, "replications": len(group),
             "before_mbps": before, "before_mbps_ci95": before_ci,
             "after_mbps": after, "after_mbps_ci95": after_ci,
             "loss_pct": loss, "loss_pct_ci95": loss_ci,
-            "paper_before_mbps": paper_before, "paper_after_mbps": paper_after.get(threshold, math.nan),
-            "paper_loss_pct": 100 * (1 - paper_after[threshold] / paper_before) if threshold in paper_after else math.nan,
+            "paper_before_mbps": paper_before, "paper_after_mbps": paper_after.get(threshold_pct, math.nan),
+            "paper_loss_pct": 100 * (1 - paper_after[threshold_pct] / paper_before) if threshold_pct in paper_after else math.nan,
             "hops_after": int(group["hops_after"].iloc[0]),
         })  # fmt: skip
     table = pd.DataFrame(rows)
@@ -470,9 +488,9 @@ def table_iv_wide(iv: pd.DataFrame) -> pd.DataFrame:
         first = cells.iloc[0]
         row = {"variant": variant, "before [Mb/s]": _pair(first["before_mbps"], first["paper_before_mbps"])}
         for t in THRESHOLDS:
-            row[f"after {t} % [Mb/s]"] = _pair(cells.loc[t, "after_mbps"], cells.loc[t, "paper_after_mbps"])
+            row[f"after {t} % [Mb/s]"] = _pair(cells["after_mbps"].loc[t], cells["paper_after_mbps"].loc[t])
         for t in THRESHOLDS:
-            row[f"loss {t} % [%]"] = _pair(cells.loc[t, "loss_pct"], cells.loc[t, "paper_loss_pct"], digits=1)
+            row[f"loss {t} % [%]"] = _pair(cells["loss_pct"].loc[t], cells["paper_loss_pct"].loc[t], digits=1)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -496,7 +514,7 @@ def load_summary(loads: pd.DataFrame, estop_rows: pd.DataFrame) -> pd.DataFrame:
     for (reading, links_off), group in loads.groupby(["background", "links_off"]):
         path_before = group[group["on_tcp_path_before"]]
         path_after = group[group["on_tcp_path_after"]]
-        worst = group.loc[group["offered_after_mbps"].idxmax()]
+        worst = group.iloc[group["offered_after_mbps"].argmax()]
         thresholds = estop_rows[estop_rows["links_off"] == links_off]["threshold_pct"]
         rows.append({
             "background": reading,
@@ -589,13 +607,17 @@ def b2_b3_checks(v: pd.DataFrame) -> list[dict[str, Any]]:
     return result
 
 
+def _distinct(values: pd.Series[Any]) -> list[Any]:
+    return sorted(set(values))
+
+
 def b4_checks(network: Topology, runs: pd.DataFrame) -> list[dict[str, Any]]:
     """B4: Table I's topology facts and Table II's path lengths, as the engine measured them."""
     degrees = [d for _, d in network.graph().degree()]
     facts = {"nodes": len(network.nodes), "links": len(network.links), "degree_min": min(degrees),
              "degree_mean": sum(degrees) / len(degrees), "degree_max": max(degrees)}  # fmt: skip
     paper_facts = {"nodes": 12, "links": 15, "degree_min": 1, "degree_mean": 2.5, "degree_max": 4}
-    hops = runs.groupby("threshold_pct")[["hops_before", "hops_after"]].agg(lambda h: sorted(set(h)))
+    hops = runs.groupby("threshold_pct")[["hops_before", "hops_after"]].agg(_distinct)
     # The paper's "+1 hop" comes with (2;8) switched off; at its other thresholds the path keeps its 5 hops.
     with_2_8_off = [t for t, links in SASSU_TABLE_V.items() if (2, 8) in links]
     hops_ok = all(hops.loc[t, "hops_before"] == [5] and hops.loc[t, "hops_after"] == [6] for t in with_2_8_off)
@@ -644,7 +666,7 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
             f"Fig. 2 ({FIG2_THRESHOLD} %): every variant has a lower mean and peak cwnd after ESTOP",
             "mean and peak lower after, all six variants",
             {v: {"mean": f"{r.cwnd_mean_before:.1f} → {r.cwnd_mean_after:.1f}",
-                 "peak": f"{r.cwnd_peak_before:.0f} → {r.cwnd_peak_after:.0f}", "runs_holding": lower_runs[v]}
+                 "peak": f"{r.cwnd_peak_before:.0f} → {r.cwnd_peak_after:.0f}", "runs_holding": lower_runs[str(v)]}
              for v, r in means.iterrows()},
             f"in every run: mean over [30, 60) s < mean over [{STEADY_FROM_S:g}, 30) s; peak outside loss recovery "
             f"over [{transition_end_s:g}, 60) s < over [{STEADY_FROM_S:g}, 30) s",
@@ -659,7 +681,7 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
                  "mean_settled": rounded(r.cwnd_mean_settled, 1),
                  "srtt_ms": f"{r.srtt_before_ms:.1f} → {r.srtt_after_ms:.1f}",
                  "ca_growth_per_s": f"{r.ca_growth_before_per_s:.2f} → {r.ca_growth_after_per_s:.2f}",
-                 "runs_holding": transition_runs[v]}
+                 "runs_holding": transition_runs[str(v)]}
              for v, r in means.loc[list(AIMD)].iterrows()},
             f"in every run: min cwnd in [30, {transition_end_s:g}) s ≤ half the mean before; mean after that ≥ twice "
             "that min; SRTT longer and congestion-avoidance growth (segments/s) slower after than before",
@@ -683,6 +705,14 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
             bool(ratio["Vegas"] < ratio[list(LOSS_BASED)].min()),
         ),
     ]  # fmt: skip
+
+
+def _measured(loss_pct: Any) -> float:
+    """A throughput loss to one decimal, as the B6 checks compare and report it; a clear error if it is missing."""
+    value = rounded(loss_pct, 1)
+    if value is None:
+        raise ValueError("B6: a variant has no measured throughput loss at a Table IV threshold")
+    return value
 
 
 def b6_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
@@ -710,9 +740,9 @@ def b6_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
                 and loss[t][variant] < loss[t]["Tahoe"]
             )
     lowest_loss = {f"{t} %": list(loss[t][list(LOSS_BASED)].nsmallest(2).index) for t in TABLE_IV_THRESHOLDS}
-    trend = {v: [rounded(loss[t][v], 1) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS}
+    trend = {v: [_measured(loss[t][v]) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS}
     falls = {v: losses[0] >= losses[1] >= losses[2] and losses[0] > losses[2] for v, losses in trend.items()}
-    vegas = {f"{t} %": rounded(loss[t]["Vegas"], 1) for t in TABLE_IV_THRESHOLDS}
+    vegas = {f"{t} %": _measured(loss[t]["Vegas"]) for t in TABLE_IV_THRESHOLDS}
     collapses = vegas["50 %"] >= VEGAS_COLLAPSE_LOSS_PCT and vegas["70 %"] >= VEGAS_COLLAPSE_LOSS_PCT
     return [
         check(
@@ -843,7 +873,7 @@ def figure4(iv: pd.DataFrame, path: Path) -> list[Path]:
 # ---------------------------------------------------------------------------------------------
 
 
-def parameters(config: dict[str, Any], quick: bool) -> list[tuple[str, str, str]]:
+def parameters(config: Grid, quick: bool) -> list[tuple[str, str, str]]:
     """(parameter, value, source) rows of the report."""
     readings = ", ".join(config["backgrounds"])
     return [
@@ -963,14 +993,14 @@ TCP flow only in its RTT (5 hops at 90 %, 6 at 50–70 %) and in the transition.
 0.03 s after the switch-off KSCY→DNVR takes the re-routed SNVA→DNVR CBR while the flow's window, sized for 30 Mb/s, is
 in flight: BIC and CUBIC fall to one segment after ESTOP in {fell("BIC", 2)} and {fell("CUBIC", 2)} runs at 90 %,
 against {fell("BIC", 3)} and {fell("CUBIC", 3)} at 70 %, where the flow itself is re-routed (after ESTOP: BIC
-{after.loc["BIC", 70]:.2f} Mb/s at 70 %, {after.loc["BIC", 90]:.2f} at 90 %; CUBIC {after.loc["CUBIC", 70]:.2f} and
-{after.loc["CUBIC", 90]:.2f}). The paper's loss falls by 1–2 points per step: its background leaves more room at 90 %
+{after[70].loc["BIC"]:.2f} Mb/s at 70 %, {after[90].loc["BIC"]:.2f} at 90 %; CUBIC {after[70].loc["CUBIC"]:.2f} and
+{after[90].loc["CUBIC"]:.2f}). The paper's loss falls by 1–2 points per step: its background leaves more room at 90 %
 than at 50 %, which none of the three readings does.</li>
 <li><b>BIC and CUBIC at the transition</b> (B5.bic-cubic-above-1, th = 70 %). The 0.03 s black hole drops the tail of
 the window, which leaves no later segment to raise duplicate ACKs or SACK blocks; then only the retransmission timer
 recovers and cwnd restarts from one segment.</li>
 <li><b>Vegas after pruning at 50 and 70 %</b> (paper 0.1 and 0.32 Mb/s): wattnet's Vegas collapses too, to
-{after.loc["Vegas", 50]:.2f} and {after.loc["Vegas", 70]:.2f} Mb/s. Its baseRTT stays at the old path's ≈ 48 ms and the
+{after[50].loc["Vegas"]:.2f} and {after[70].loc["Vegas"]:.2f} Mb/s. Its baseRTT stays at the old path's ≈ 48 ms and the
 new path adds ≈ 8 ms of propagation, so it shrinks cwnd until cwnd·(rtt − baseRTT)/rtt ≤ β = 3 segments, about 20
 segments or ≈ 3 Mb/s. The paper's 0.1–0.3 Mb/s is a cwnd of one or two segments, deeper than that rule gives for these
 delays, so B1.Vegas fails after pruning while the collapse itself (B6.vegas-collapse) is reproduced.</li>
@@ -978,7 +1008,7 @@ delays, so B1.Vegas fails after pruning while the collapse itself (B6.vegas-coll
 
 
 def report(
-    out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, iv: pd.DataFrame, v: pd.DataFrame,
+    out: Path, config: Grid, quick: bool, runs: pd.DataFrame, iv: pd.DataFrame, v: pd.DataFrame,
     loads_summary: pd.DataFrame, check_list: list[dict[str, Any]], figures: list[Path],
 ) -> Path:  # fmt: skip
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
@@ -1050,7 +1080,7 @@ def reproduce(
     estop_rows = estop_table(network)
     # One run per distinct set of links switched off, keyed by its size: on ABILENE the sets are
     # nested (2, 3 and 4 links), so a size names one set.
-    link_sets = {int(row.links_off): row.off_link_names for row in estop_rows.itertuples()}
+    link_sets: dict[int, tuple[Link, ...]] = {len(off): off for off in estop_rows["off_link_names"]}
     if len(link_sets) != len(set(estop_rows["off_links"])):
         raise RuntimeError("two thresholds switch off different links of the same number")
 

@@ -39,7 +39,7 @@ def save_figure(fig: Figure, path: Path) -> list[Path]:
     return paths
 
 
-def row(frame: pd.DataFrame, label: str) -> pd.Series[Any]:
+def row_of(frame: pd.DataFrame, label: str) -> pd.Series[Any]:
     """``frame.loc[label]`` for a label its index holds once (a clear error if it holds it more often)."""
     found = frame.loc[label]
     if not isinstance(found, pd.Series):

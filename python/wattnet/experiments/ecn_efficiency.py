@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -37,6 +39,7 @@ from wattnet.experiments.report import (
     reference_checks,
     reference_rows,
     rounded,
+    row_of,
     save_figure,
     stage,
     table_html,
@@ -84,16 +87,31 @@ RECORDER_INTERVAL_S = 0.05
 BASE_SEED = 4
 
 # A setting is (clients n, bottleneck delay d in ms, errors on the client access links).
-FULL = {
+Setting = tuple[int, float, bool]
+
+
+class Grid(TypedDict):
+    """The settings and QLs of the grid, and those of the confidence-interval runs (E10)."""
+
+    settings: list[Setting]
+    qls: list[int]
+    ci_settings: list[Setting]
+    ci_ql: int
+    ci_replications: int
+
+
+FULL: Grid = {
     "settings": [(n, d, errors) for errors in (False, True) for n in (5, 10, 25) for d in (2, 20)],
     "qls": [16, 32, 64, 128],
     "ci_settings": [(n, 20, errors) for errors in (False, True) for n in (10, 25)],
     "ci_ql": 64,
     "ci_replications": 12,
 }
-QUICK = {
-    "settings": [(10, 20, False), (25, 20, False), (5, 2, False), (5, 20, False)]
-    + [(n, d, True) for n in (10, 25) for d in (2, 20)],
+QUICK: Grid = {
+    "settings": [
+        *[(10, 20, False), (25, 20, False), (5, 2, False), (5, 20, False)],
+        *[(n, d, True) for n in (10, 25) for d in (2, 20)],
+    ],
     "qls": [16, 32, 64, 128],
     "ci_settings": [(25, 20, False)],
     "ci_ql": 64,
@@ -216,11 +234,13 @@ def run_metrics(run_dir: Path, n: int, queue: dict[str, Any]) -> dict[str, Any]:
     minimum = transfers * SEGMENTS_PER_TRANSFER
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     downlinks = ports[(ports["from"] == ROUTER_A) & (ports["to"].isin(connections["receiver"]))]
-    corrupted_data = corrupted_data_packets(downlinks["corrupted_packets"].sum(), downlinks["corrupted_bytes"].sum())
+    corrupted_data = corrupted_data_packets(
+        int(downlinks["corrupted_packets"].sum()), int(downlinks["corrupted_bytes"].sum())
+    )
     sent = int(connections["data_packets_sent"].sum())
     received = int(connections["data_packets_received"].sum())
     end_s = float(connections["completed_s"].max())
-    bottleneck = ports.loc[BOTTLENECK_PORT]
+    bottleneck = row_of(ports, BOTTLENECK_PORT)
     metrics: dict[str, Any] = {
         "transfers": transfers,
         "tt_mean_s": float(connections["transfer_time_s"].mean()),
@@ -326,10 +346,18 @@ def by_queue(frame: pd.DataFrame, column: str, digits: int = 2) -> dict[str, flo
 def by_ql(frame: pd.DataFrame, column: str, digits: int = 2) -> dict[str, dict[str, float | None]]:
     """{"QL 16": {"DT": .., "RED": .., "ECN": ..}, ...} of a setting indexed by (queue, QL)."""
     qls = sorted(frame.index.get_level_values("ql").unique())
-    return {f"QL {ql}": by_queue(frame.xs(ql, level="ql"), column, digits) for ql in qls}
+    return {f"QL {ql}": by_queue(_at_ql(frame, ql), column, digits) for ql in qls}
 
 
-def checks(cases: pd.DataFrame, confidence: pd.DataFrame, config: dict[str, Any]) -> list[dict[str, Any]]:
+def _at_ql(frame: pd.DataFrame, ql: Any) -> pd.DataFrame:
+    """The rows of ``frame`` (indexed by queue and QL) at ``ql``, indexed by queue."""
+    rows = frame.xs(ql, level="ql")
+    if not isinstance(rows, pd.DataFrame):
+        raise TypeError(f"QL {ql}: expected a table of queues, got {type(rows).__name__}")
+    return rows
+
+
+def checks(cases: pd.DataFrame, confidence: pd.DataFrame, config: Grid) -> list[dict[str, Any]]:
     return [
         check_e1(cases), check_e2(cases), check_e3(cases), check_e4(cases), check_e5(cases), check_e6(cases),
         check_e7(cases), check_e8(cases), check_e9(cases), check_e10(confidence, config), check_e11(cases),
@@ -424,7 +452,8 @@ def check_e4(cases: pd.DataFrame) -> dict[str, Any]:
 
 def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
     """§4.2: ECN ≤ DT with twice the buffer; receiver overhead; RED worse than DT at small QL."""
-    values, ok = {}, True
+    values: dict[str, Any] = {}
+    ok = True
     best_relative, best_points = -np.inf, -np.inf
     for n in (10, 25):
         setting = pick(cases, n, 20, False)
@@ -432,15 +461,18 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
         receiver = setting["receiver_overhead_pct"].unstack("queue")
         qls = list(network.index)
         doubled = {
-            f"ECN QL {ql} vs DT QL {2 * ql}": [rounded(network.loc[ql, "ECN"]), rounded(network.loc[2 * ql, "DT"])]
+            f"ECN QL {ql} vs DT QL {2 * ql}": [rounded(network["ECN"].loc[ql]), rounded(network["DT"].loc[2 * ql])]
             for ql in qls
             if 2 * ql in qls
         }
-        ok &= all(ecn <= dt + 0.5 for ecn, dt in doubled.values())
+        for ecn, dt in doubled.values():
+            if ecn is None or dt is None:
+                raise ValueError(f"E5 (n = {n}): a network overhead of the doubled-buffer comparison is missing")
+            ok &= ecn <= dt + 0.5
         ok &= bool((receiver["ECN"] <= receiver["DT"]).all())
         smallest = min(qls)
-        ok &= bool(network.loc[smallest, "RED"] > network.loc[smallest, "DT"])
-        relative = [reduction_pct(receiver.loc[ql, "DT"], receiver.loc[ql, "ECN"]) for ql in qls]
+        ok &= bool(network["RED"].loc[smallest] > network["DT"].loc[smallest])
+        relative = [reduction_pct(receiver["DT"].loc[ql], receiver["ECN"].loc[ql]) for ql in qls]
         best_relative = max(best_relative, *relative)
         best_points = max(best_points, (receiver["DT"] - receiver["ECN"]).max())
         values[f"n {n}"] = {
@@ -524,8 +556,8 @@ def check_e8(cases: pd.DataFrame) -> dict[str, Any]:
     spread = (small.max() - small.min()) / small.mean()
     tt_2 = pick(cases, 25, 2, True)["tt_mean_s"].unstack("queue")
     tt_20 = pick(cases, 25, 20, True)["tt_mean_s"].unstack("queue")
-    better_16 = all(tt.loc[16, "ECN"] < tt.loc[16, "DT"] for tt in (tt_2, tt_20))
-    worse_64 = tt_2.loc[64, "ECN"] > tt_2.loc[64, "DT"]
+    better_16 = all(tt["ECN"].loc[16] < tt["DT"].loc[16] for tt in (tt_2, tt_20))
+    worse_64 = tt_2["ECN"].loc[64] > tt_2["DT"].loc[64]
     return check(
         "E8",
         (
@@ -547,7 +579,7 @@ def check_e8(cases: pd.DataFrame) -> dict[str, Any]:
 def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
     """§4.6, Fig. 7: ACKs per transfer with errors."""
     acks = pick(cases, 25, 2, True)["acks_per_transfer"].unstack("queue")
-    fewer = {ql: reduction_pct(acks.loc[ql, "DT"], acks.loc[ql, "ECN"]) for ql in acks.index}
+    fewer = {ql: reduction_pct(acks["DT"].loc[ql], acks["ECN"].loc[ql]) for ql in acks.index}
     exceptions = []
     # Fig. 7, as every figure of the paper, shows n = 10 and 25 only (§4).
     shown = cases[cases["errors"] & cases["n"].isin([10, 25])]
@@ -557,7 +589,7 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
         exceptions += [f"n {n}, d {d:g} ms, QL {ql}" for ql in not_below]
     qls = sorted(fewer)
     shrinking = all(fewer[a] <= fewer[b] + 1.0 for a, b in itertools.pairwise(qls))
-    ok = (within(acks.loc[128, "DT"], 54, 0.10) and within(acks.loc[128, "ECN"], 44, 0.10) and 15 <= fewer[128] <= 19
+    ok = (within(acks["DT"].loc[128], 54, 0.10) and within(acks["ECN"].loc[128], 44, 0.10) and 15 <= fewer[128] <= 19
           and within(fewer[64], 10, 0, 5) and shrinking and set(exceptions) <= {"n 10, d 2 ms, QL 32"})  # fmt: skip
     return check(
         "E9",
@@ -579,7 +611,7 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
     )  # fmt: skip
 
 
-def check_e10(confidence: pd.DataFrame, config: dict[str, Any]) -> dict[str, Any]:
+def check_e10(confidence: pd.DataFrame, config: Grid) -> dict[str, Any]:
     half = confidence["tt_ci98_half_pct"]
     return check(
         "E10",
@@ -603,7 +635,11 @@ def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
         red = setting[setting.index.get_level_values("queue") != "DT"]
         # Pooled over QL and both RED queues, weighting each run by its length.
         shares[n] = float((red["red_region_fraction"] * red["experiment_s"]).sum() / red["experiment_s"].sum())
-        per_case = {f"{q} QL {ql}": rounded(100 * v, 1) for (q, ql), v in red["red_region_fraction"].items()}
+        queues, qls = red.index.get_level_values("queue"), red.index.get_level_values("ql")
+        per_case = {
+            f"{q} QL {ql}": rounded(100 * v, 1)
+            for q, ql, v in zip(queues, qls, red["red_region_fraction"], strict=True)
+        }
         values[f"n {n}"] = {"pooled_pct": rounded(100 * shares[n], 1), "per_case_pct": per_case}
     return check(
         "E11",
@@ -627,7 +663,7 @@ def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
 
 
 # The values the paper's text gives for bars of its figures: (column, n, d ms, errors, queue, QL) → value.
-PAPER_POINTS = {
+PAPER_POINTS: dict[tuple[str, int, float, bool, str, int], float] = {
     ("network_overhead_pct", 25, 20, False, "DT", 64): 10.18,
     ("network_overhead_pct", 25, 20, False, "RED", 64): 7.32,
     ("network_overhead_pct", 25, 20, False, "ECN", 64): 2.78,
@@ -691,20 +727,24 @@ def bar_figure(cases: pd.DataFrame, panels: list[tuple[int, float, bool]], serie
 
 
 def figures(cases: pd.DataFrame, out: Path, ns2: pd.DataFrame | None = None) -> list[Path]:
-    clean = [(10, 20, False), (25, 20, False)]
-    errors = [(n, d, True) for d in (2, 20) for n in (10, 25)]
+    clean: list[Setting] = [(10, 20, False), (25, 20, False)]
+    errors: list[Setting] = [(n, d, True) for d in (2, 20) for n in (10, 25)]
     transfer = [("tt_mean_s", "TT"), ("tt_std_s", "STD")]
     overhead = [("network_overhead_pct", "N"), ("receiver_overhead_pct", "R")]
     acks = [("acks_per_transfer", "ACK")]
     percent, seconds = "% of the minimum packets", "seconds"
-    panels = [
+    panels: list[tuple[str, list[Setting], list[tuple[str, str]], str, str]] = [
         ("fig3", clean, transfer, seconds, "Fig. 3 — average transfer duration (TT) and standard deviation (STD)"),
         ("fig4", clean, overhead, percent, "Fig. 4 — network (N) and receiver (R) overhead"),
         ("fig5", errors, overhead, percent, "Fig. 5 — network (N) and receiver (R) overhead, random errors"),
         ("fig6", errors, transfer, seconds, "Fig. 6 — TT and STD, random errors"),
         ("fig7", errors, acks, "ACKs per transfer", "Fig. 7 — ACKs sent per transfer, random errors"),
     ]
-    return [path for name, *spec in panels for path in bar_figure(cases, *spec, out / "figures" / name, ns2=ns2)]
+    return [
+        path
+        for name, settings, series, ylabel, title in panels
+        for path in bar_figure(cases, settings, series, ylabel, title, out / "figures" / name, ns2=ns2)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -719,7 +759,7 @@ CASE_COLUMNS = [
 ]  # fmt: skip
 
 
-def report(out: Path, config: dict[str, Any], quick: bool, runs: pd.DataFrame, cases: pd.DataFrame,
+def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.DataFrame,
            confidence: pd.DataFrame, check_list: list[dict[str, Any]], figure_paths: list[Path],
            against: pd.DataFrame) -> Path:  # fmt: skip
     reduced = " (reduced: --quick)" if quick else ""
@@ -875,8 +915,8 @@ def ns2_checks() -> dict[str, dict[str, Any] | None]:
     if rows is None:
         return {}
     cases = cases_table(rows)
-    builders = {
-        f"E{i}": (lambda fn=fn: fn(cases))
+    builders: dict[str, Callable[[], dict[str, Any]]] = {
+        f"E{i}": partial(fn, cases)
         for i, fn in enumerate(
             [check_e1, check_e2, check_e3, check_e4, check_e5, check_e6, check_e7, check_e8, check_e9], start=1
         )

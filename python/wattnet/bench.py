@@ -88,21 +88,48 @@ def dumbbell_scenario(
     bottleneck r1→r2 100 Mb/s with 8 ms, so the two-way propagation delay is 20 ms; its DropTail
     buffer holds one BDP, 100 Mb/s · 20 ms / 1500 B = 167 packets. MSS 1448 B; flow i starts
     at 10·i ms (ns2 profile otherwise). ``bottleneck`` overrides the port r1→r2 (``a_to_b``)."""
-    access = {"rate_bps": 1e9, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
+    tcp = {"profile": "ns2", "congestion_control": {"type": congestion_control}, "mss_bytes": 1448}
+    return _dumbbell(
+        f"bench-dumbbell-{congestion_control}",
+        duration_s,
+        1e9,
+        100e6,
+        167,
+        tcp,
+        [0.01 * i for i in range(flows)],
+        bottleneck,
+    )
+
+
+def _dumbbell(
+    name: str,
+    duration_s: float,
+    access_rate_bps: float,
+    bottleneck_rate_bps: float,
+    bottleneck_packets: int,
+    tcp: dict[str, Any],
+    starts: list[float],
+    bottleneck: dict[str, Any] | None = None,
+) -> Scenario:
+    """The benchmarks' dumbbell: bulk TCP flows s_i → r1 → r2 → d_i, access links of 1 ms with
+    1000-packet DropTail buffers, the bottleneck r1→r2 8 ms with ``bottleneck_packets``; one flow
+    per entry of ``starts``, starting then. ``bottleneck`` overrides the port r1→r2 (``a_to_b``)."""
+    flows = len(starts)
+    access = {"rate_bps": access_rate_bps, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
     links = [
         {
             "a": "r1",
             "b": "r2",
-            "rate_bps": 100e6,
+            "rate_bps": bottleneck_rate_bps,
             "delay_s": 8e-3,
-            "queue": {"type": "droptail", "limit_packets": 167},
+            "queue": {"type": "droptail", "limit_packets": bottleneck_packets},
             **({"a_to_b": bottleneck} if bottleneck else {}),
         }
     ]
     for i in range(flows):
         links += [{"a": f"s{i}", "b": "r1", **access}, {"a": "r2", "b": f"d{i}", **access}]
     return Scenario(
-        name=f"bench-dumbbell-{congestion_control}",
+        name=name,
         seed=1,
         duration_s=duration_s,
         nodes=[{"name": n} for n in ("r1", "r2")] + [{"name": f"{e}{i}"} for i in range(flows) for e in "sd"],
@@ -113,8 +140,8 @@ def dumbbell_scenario(
                 "src": f"s{i}",
                 "dst": f"d{i}",
                 "traffic": {"type": "bulk"},
-                "start_s": 0.01 * i,
-                "tcp": {"profile": "ns2", "congestion_control": {"type": congestion_control}, "mss_bytes": 1448},
+                "start_s": starts[i],
+                "tcp": tcp,
             }
             for i in range(flows)
         ],
@@ -229,31 +256,9 @@ def dumbbell_10g_scenario(flows: int, duration_s: float, profile: str) -> Scenar
     bottleneck 8 ms (two-way propagation 20 ms), its DropTail buffer one BDP (10 Gb/s · 20 ms /
     1500 B = 16 667 packets), access buffers 1000 packets. NewReno with the ``profile``'s
     settings, MSS 1448 B; flow i starts at i·(1 s / flows), so every flow runs by 1 s."""
-    access = {"rate_bps": 10e9, "delay_s": 1e-3, "queue": {"type": "droptail", "limit_packets": 1000}}
-    links = [
-        {"a": "r1", "b": "r2", "rate_bps": 10e9, "delay_s": 8e-3, "queue": {"type": "droptail", "limit_packets": 16667}}
-    ]
-    for i in range(flows):
-        links += [{"a": f"s{i}", "b": "r1", **access}, {"a": "r2", "b": f"d{i}", **access}]
     tcp = {"profile": profile, "congestion_control": {"type": "newreno"}, "mss_bytes": 1448}
-    return Scenario(
-        name=f"bench-dumbbell10g-{flows}",
-        seed=1,
-        duration_s=duration_s,
-        nodes=[{"name": n} for n in ("r1", "r2")] + [{"name": f"{e}{i}"} for i in range(flows) for e in "sd"],
-        links=links,
-        flows=[
-            {
-                "name": f"f{i}",
-                "src": f"s{i}",
-                "dst": f"d{i}",
-                "traffic": {"type": "bulk"},
-                "start_s": i / flows,
-                "tcp": tcp,
-            }
-            for i in range(flows)
-        ],
-    )
+    starts = [i / flows for i in range(flows)]
+    return _dumbbell(f"bench-dumbbell10g-{flows}", duration_s, 10e9, 10e9, 16667, tcp, starts)
 
 
 def dumbbell_10g(flows: int, duration_s: float, profile: str) -> Measurement:

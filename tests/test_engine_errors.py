@@ -3,7 +3,8 @@
 import json
 
 import pytest
-from wattnet import _engine
+import wattnet
+from wattnet import Scenario, _engine
 
 VALID = {
     "seed": 1,
@@ -62,3 +63,24 @@ def test_engine_names_the_field(engine_json, field, words):
 def test_not_json_is_a_scenario_error():
     with pytest.raises(_engine.ScenarioError):
         _engine.Simulation("this is not JSON")
+
+
+@pytest.mark.parametrize(
+    "profile, mss, window, fits",
+    # The profiles' MSS (docs/tcp-profiles.md): ns2 1000 B, linux 1448 B; an explicit mss_bytes wins.
+    [("ns2", None, 999, False), ("ns2", None, 1000, True), ("linux", None, 1447, False), ("linux", 500, 600, True)],
+)
+def test_the_receive_window_must_hold_one_segment_of_the_profiles_mss(profile, mss, window, fits):
+    tcp = {"profile": profile, "receive_window_bytes": window, **({"mss_bytes": mss} if mss else {})}
+    scenario = Scenario.from_dict(
+        {**VALID, "flows": [{"name": "f", "src": "a", "dst": "b", "traffic": {"type": "bulk"}, "tcp": tcp}]}
+    )
+    if fits:
+        wattnet.run(scenario)
+        return
+    with pytest.raises(wattnet.ScenarioError) as raised:
+        wattnet.run(scenario)
+    segment = mss or {"ns2": 1000, "linux": 1448}[profile]
+    assert str(raised.value) == (
+        f"flows[0].tcp.receive_window_bytes: must hold at least one segment ({segment} bytes), got {window}"
+    )

@@ -827,16 +827,6 @@ class Tcp(_Model):
             raise ValueError("cannot be false with DCTCP, which needs ECN")
         return ecn
 
-    @field_validator("receive_window_bytes")
-    @classmethod
-    def _holds_a_segment(cls, window: int | None, info: ValidationInfo) -> int | None:
-        profile = info.data.get("profile")
-        profile_mss = {"ns2": 1000, "ns3": 536, "linux": 1448}.get(profile, 1460) if isinstance(profile, str) else 1460
-        mss = info.data.get("mss_bytes") or profile_mss
-        if window is not None and window < mss:
-            raise ValueError(f"must hold at least one segment ({mss} bytes)")
-        return window
-
 
 class FixedSize(_Model):
     type: Literal["fixed"] = "fixed"

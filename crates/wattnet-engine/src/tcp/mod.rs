@@ -222,7 +222,7 @@ impl TcpConfig {
         if receive_window < mss as u64 {
             return Err(ScenarioError::new(
                 format!("{field}.receive_window_bytes"),
-                "must hold at least one segment (mss_bytes)",
+                format!("must hold at least one segment ({mss} bytes), got {receive_window}"),
             ));
         }
         let dupthresh = spec.dupthresh.unwrap_or(3);

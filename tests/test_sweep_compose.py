@@ -81,6 +81,9 @@ def test_a_builder_function_makes_each_points_scenario():
         plan_sweep(None, {"delay": [1]}, 1, build=build)
     with pytest.raises(SweepError, match="exactly one of base"):
         run_sweep(None, {}, out="unused", progress=False)
+    # A builder that ignores a parameter makes one scenario twice: one run, refused before any runs.
+    with pytest.raises(SweepError, match=r"grid points \{'rtt_s': 0.05, 'x': 1\} and .* make the same scenario"):
+        plan_sweep(None, {"rtt_s": [0.05], "x": [1, 2]}, 1, build=lambda rtt_s, x: build(rtt_s))
 
 
 def test_the_builtin_metrics_by_hand():

@@ -239,7 +239,6 @@ def plan_sweep(
         raise SweepError("give base (a scenario) or build (a function of the grid's parameters)")
     base_scenario = as_scenario(base)
     base_seed = base_scenario.seed if seed is None else seed
-    seeds = [derive_seed(base_seed, r) for r in range(replications)]
     engine_version = _engine.version()
 
     points = expand_grid(grid)
@@ -247,7 +246,7 @@ def plan_sweep(
     base_data = sparse_dump(base_scenario)
     if Scenario.from_dict(copy.deepcopy(base_data)).to_engine_json() != base_scenario.to_engine_json():
         base_data = base_scenario.model_dump()  # never expected; the full dump is always right
-    runs = []
+    runs: list[PlannedRun] = []
     owners: dict[str, int] = {}
     for index, point in enumerate(points):
         data = copy.deepcopy(base_data)
@@ -258,15 +257,7 @@ def plan_sweep(
         except ScenarioError as error:
             raise SweepError(_point_problems(point, error)) from None
         random = random or bool(scenario.random_sources())
-        for replication, run_seed in enumerate(seeds):
-            scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
-            key = run_key(scenario_json, engine_version)
-            if key in owners:
-                raise SweepError(
-                    f"grid points {points[owners[key]]} and {point} make the same scenario; a sweep runs each scenario once"
-                )
-            owners[key] = index
-            runs.append(PlannedRun(key, index, point, replication, run_seed, scenario_json))
+        _replicate(runs, owners, points, index, scenario, base_seed, replications, engine_version)
     if replications > 1 and not random:
         warnings.warn(
             f"the {replications} replications of each grid point will give identical results: nothing in the "
@@ -292,17 +283,34 @@ def _plan_built(
             raise SweepError(_point_problems(point, error)) from None
         except TypeError as error:
             raise SweepError(f"grid point {point}: the builder {_name(build)} cannot take it: {error}") from None
-        for replication in range(replications):
-            run_seed = derive_seed(scenario.seed if seed is None else seed, replication)
-            scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
-            key = run_key(scenario_json, engine_version)
-            if key in owners:
-                raise SweepError(
-                    f"grid points {points[owners[key]]} and {point} build the same scenario; a sweep runs each once"
-                )
-            owners[key] = index
-            runs.append(PlannedRun(key, index, point, replication, run_seed, scenario_json))
+        base_seed = scenario.seed if seed is None else seed
+        _replicate(runs, owners, points, index, scenario, base_seed, replications, engine_version)
     return runs
+
+
+def _replicate(
+    runs: list[PlannedRun],
+    owners: dict[str, int],
+    points: list[dict[str, Any]],
+    index: int,
+    scenario: Scenario,
+    base_seed: int,
+    replications: int,
+    engine_version: str,
+) -> None:
+    """Appends grid point ``index``'s replications of ``scenario`` to ``runs``, each with its
+    derived seed and key; ``owners`` maps the keys seen so far to their grid point."""
+    for replication in range(replications):
+        run_seed = derive_seed(base_seed, replication)
+        scenario_json = scenario.model_copy(update={"seed": run_seed}).to_engine_json()
+        key = run_key(scenario_json, engine_version)
+        if key in owners:
+            raise SweepError(
+                f"grid points {points[owners[key]]} and {points[index]} make the same scenario; "
+                "a sweep runs each scenario once"
+            )
+        owners[key] = index
+        runs.append(PlannedRun(key, index, points[index], replication, run_seed, scenario_json))
 
 
 def _name(function: Any) -> str:

@@ -396,6 +396,20 @@ impl Defaults {
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
         };
+        // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard
+        // kept across timeouts, timestamps, limited transmit, PRR-SSRB and HyStart.
+        let modern = Defaults {
+            granularity_s: 0.001,
+            initial_window: 10.0,
+            sack: true,
+            timestamps: true,
+            limited_transmit: true,
+            sack_limited_transmit: true,
+            sack_across_rto: true,
+            prr: PrrSpec::Ssrb,
+            hystart: true,
+            ..plain
+        };
         match profile {
             // RFC 6298 (initial and minimum RTO 1 s, maximum 60 s), RFC 5681 (initial window
             // by SMSS, §3.1; delayed ACKs, §4.2; one segment of growth per ACK), no SACK.
@@ -428,42 +442,14 @@ impl Defaults {
             // SegmentSize 536, InitialCwnd 10, RcvBufSize 131072, ConnTimeout 3 s, ConnCount 6,
             // DelAckTimeout 0.2 s, MinRto 1 s, ClockGranularity 1 ms, Sack, Timestamp,
             // LimitedTransmit, PRR with SSRB, HyStart.
-            TcpProfile::Ns3 => Defaults {
-                mss: 536,
-                initial_rto_s: 3.0,
-                granularity_s: 0.001,
-                initial_window: 10.0,
-                sack: true,
-                receive_window: 131_072,
-                timestamps: true,
-                limited_transmit: true,
-                sack_limited_transmit: true,
-                sack_across_rto: true,
-                prr: PrrSpec::Ssrb,
-                hystart: true,
-                ..plain
-            },
+            TcpProfile::Ns3 => Defaults { mss: 536, initial_rto_s: 3.0, receive_window: 131_072, ..modern },
             // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK and
             // timestamps (so MSS 1448 on a 1500-byte MTU), 40 ms delayed ACKs (TCP_DELACK_MIN),
             // PRR-SSRB, limited transmit through the SACK pipe, the scoreboard kept across
             // timeouts, HyStart.
-            TcpProfile::Linux => Defaults {
-                mss: 1448,
-                min_rto_s: 0.2,
-                max_rto_s: 120.0,
-                granularity_s: 0.001,
-                delayed_ack_s: 0.04,
-                initial_window: 10.0,
-                abc_limit: 2.0,
-                sack: true,
-                timestamps: true,
-                limited_transmit: true,
-                sack_limited_transmit: true,
-                sack_across_rto: true,
-                prr: PrrSpec::Ssrb,
-                hystart: true,
-                ..plain
-            },
+            TcpProfile::Linux => {
+                Defaults { mss: 1448, min_rto_s: 0.2, max_rto_s: 120.0, delayed_ack_s: 0.04, abc_limit: 2.0, ..modern }
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from wattnet.experiments.capacity_scaling.causes import explanations
 from wattnet.experiments.capacity_scaling.params import (
     BACKGROUND_PEAK_BPS,
     BASE_SEED,
@@ -126,7 +127,12 @@ def reproduce(
 
     stage(NAME, "checks and report")
     ours = checks(lambda run: trace(out, run), runs, summary, config)
-    check_list = judge(ours, ns2_checks(reference, config), explanations=EXPLANATIONS)
+    causes = explanations(runs, None if reference is None else reference[0], config)
+    merged = {
+        id: " ".join(part for part in (EXPLANATIONS.get(id, ""), causes.get(id, "")) if part)
+        for id in {*EXPLANATIONS, *causes}
+    }
+    check_list = judge(ours, ns2_checks(reference, config), explanations=merged)
     write_checks(out, check_list)
     return report(out, config, quick, runs, summary, check_list, figures, ns2_summary)
 

@@ -120,7 +120,7 @@ def reproduce(
     figure_paths = figures(cases, out, None if rows is None else cases_table(rows))
     stage(NAME, "checks and report")
     against = ns2_comparison(cases, None if rows is None else cases_table(rows))
-    check_list = judge(checks(cases, confidence, config), ns2_checks(), explanations=explanations(against))
+    check_list = judge(checks(cases, confidence, config), ns2_checks(), explanations=explanations(against, cases))
     write_checks(out, check_list)
     return report(out, config, quick, runs, cases, confidence, check_list, figure_paths, against)
 

@@ -31,6 +31,7 @@ from typing import Any
 import pandas as pd
 
 from wattnet.estop import Link
+from wattnet.experiments.greened_network.causes import explanations
 from wattnet.experiments.greened_network.params import (
     AIMD,
     B1_TOLERANCE,
@@ -147,7 +148,9 @@ def reproduce(
         *figure4(primary, out / "figures" / "fig4_vegas"),
     ]
     stage(NAME, "checks and report")
-    check_list = judge(checks(network, iv, v, per_threshold), ns2_checks(network), explanations=EXPLANATIONS)
+    ours = checks(network, iv, v, per_threshold)
+    causes = explanations(out, runs, [c["id"] for c in ours])
+    check_list = judge(ours, ns2_checks(network), explanations=causes)
     write_checks(out, check_list)
     return report(out, config, quick, runs, iv, v, loads_summary, check_list, figures)
 

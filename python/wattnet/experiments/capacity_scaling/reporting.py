@@ -15,10 +15,16 @@ from wattnet.experiments.capacity_scaling.params import (
     BN_S,
     BON_S,
     NAME,
+    PRACTRA,
     PRIMARY_RWND,
+    R_MAX,
+    RATES_BPS,
     Grid,
 )
 from wattnet.experiments.capacity_scaling.scenario import rwnd_label
+from wattnet.topology.chain import bdp_buffer_packets
+
+PACKET_BITS = 1500 * 8
 from wattnet.experiments.capacity_scaling.sweeps import a3_readings, sampling_table
 from wattnet.experiments.report import (
     table_html,
@@ -69,8 +75,7 @@ shows them side by side and marks where they differ.""",
 packets (2.4 Mb/s at RTT 100 ms), and a 64 KB window caps a 100 ms-RTT flow at ≈ 5.3 Mb/s. Its Fig. 4b shows TCPonly back at
 10 Mb/s at RTT 100 ms, which neither allows, so the checks and Fig. 4 use <b>{e(rwnd_label(PRIMARY_RWND))}</b>; Fig. 3 is
 drawn for each reading.""",
-        """<b>RTT 1 ms (full grid).</b> A one-BDP buffer is 2 packets, 2.4 ms of traffic at 10 Mb/s, below d − δ = 9 ms:
-practRA's step-up rule ((δ·r̂ + q)/r_{i+1} > d − δ, or q/r_i > d) can never fire there, so every step down is permanent.""",
+        smallest_buffer_note(config),
         "r̄ is the time average of N1→N2's configured rate over the whole run; δ-freezes count at the new rate.",
         "Energy saving (Fig. 3e) = 1 − r̄/10 Mb/s: the share of N1's maximum transmission capacity practRA switched off.",
         "Loss % = packets of the TCP flow dropped anywhere / TCP data packets sent (retransmissions included) × 100.",
@@ -125,4 +130,27 @@ for losses leaves the link saturated and r̄ near 10 Mb/s, in wattnet and in ns-
                 "<code>tables/sampling.csv|parquet</code>; run stores under <code>store/</code>.</p>",
             ),
         ],
+    )
+
+
+def smallest_buffer_note(config: Grid) -> str:
+    """What practRA can do with the smallest RTT's one-BDP buffer: the rates at which a full buffer
+    (all but the packet in transmission waiting) holds more than d of traffic, the only ones at which
+    it can step up (HTML)."""
+    rtt_s = min(config["rtts_s"])
+    buffer = bdp_buffer_packets(R_MAX, rtt_s)
+    waiting_bits = (buffer - 1) * PACKET_BITS
+    delay_bound = PRACTRA["delay_bound_s"]
+    rates = [r / 1e6 for r in RATES_BPS[:-1] if waiting_bits / r > delay_bound]
+    where = f"at {', '.join(f'{r:g}' for r in rates)} Mb/s only" if rates else "at no rate"
+    if len(rates) == len(RATES_BPS) - 1:
+        return (
+            f"<b>RTT {rtt_s * 1000:g} ms.</b> A one-BDP buffer is {buffer} packets: full, it holds more than "
+            f"d = {delay_bound * 1000:g} ms of traffic at every rate below r_MAX, so practRA can step up from any rate."
+        )
+    return (
+        f"<b>RTT {rtt_s * 1000:g} ms.</b> A one-BDP buffer is {buffer} packets; with the one in transmission counted, "
+        f"a full buffer holds {waiting_bits / 1000:g} kb waiting, more than d = {delay_bound * 1000:g} ms of traffic "
+        f"{where}: once practRA has stepped down it steps up again only from there, so at this RTT r̄ depends on "
+        "whether the first step down happens at all (see the causes under the targets)."
     )

@@ -183,7 +183,7 @@ impl Simulation {
                 EventKind::RouteInstallAll => self.install_all_routes(),
                 EventKind::ControllerTick { port } => self.controller_tick(port),
                 EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
-                EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
+                EventKind::Tcp { conn, timer, .. } => self.tcp_timer(conn, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),
                 EventKind::Bench { .. } => {}

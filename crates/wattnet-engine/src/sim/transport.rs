@@ -138,7 +138,7 @@ impl Simulation {
             self.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
         }
         let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let mut ctx = Ctx { now: self.now, conn: id, subflow: 0, events: &mut self.events, out: &mut self.outbox };
         let node = match opener {
             Opener::Sender => {
                 conn.sender.connect(&mut ctx);
@@ -158,7 +158,7 @@ impl Simulation {
         let (id, tcp, ecn, at) = (p.conn, p.tcp, p.ecn, p.dst);
         self.pool.release(pkt);
         let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let mut ctx = Ctx { now: self.now, conn: id, subflow: 0, events: &mut self.events, out: &mut self.outbox };
         if at == conn.sender_node {
             conn.sender.on_packet(&tcp, &mut ctx, &mut conn.group);
         } else {
@@ -169,7 +169,7 @@ impl Simulation {
 
     pub(super) fn tcp_timer(&mut self, id: u32, which: TcpTimer) {
         let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let mut ctx = Ctx { now: self.now, conn: id, subflow: 0, events: &mut self.events, out: &mut self.outbox };
         let node = match which {
             TcpTimer::Retransmit => {
                 conn.sender.on_timer(&mut ctx, &mut conn.group);

@@ -29,6 +29,8 @@ pub struct Packet {
     pub ecn: Ecn,
     /// The TCP connection this packet belongs to (`NO_CONNECTION` for UDP).
     pub conn: u32,
+    /// The connection's subflow (0 for UDP and single-path TCP).
+    pub subflow: u16,
     pub tcp: TcpHeader,
 }
 

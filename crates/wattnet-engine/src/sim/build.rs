@@ -18,7 +18,10 @@ use crate::scenario::{EventSpec, LinkSpec, NodeSpec, PortOverride, Reconvergence
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
+use crate::sim::path_manager;
+use crate::sim::MultipathFlow;
 use crate::sim::{Action, Application, Flow, FlowStats, Host, Reconvergence, Simulation, TcpFlow, WebRequests};
+use crate::tcp::mptcp::MptcpConfig;
 use crate::tcp::TcpConfig;
 use crate::time::{checked_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -119,8 +122,11 @@ impl Simulation {
             if src == dst {
                 return Err(err(format!("{f}.dst"), "src and dst must differ"));
             }
-            let path =
-                fs.path.as_ref().map(|p| pinned_path(p, src, dst, &ports, &port_ids, &s.nodes, &f)).transpose()?;
+            let path = fs
+                .path
+                .as_ref()
+                .map(|p| pinned_path(p, src, dst, &ports, &port_ids, &s.nodes, &format!("{f}.path")))
+                .transpose()?;
             if path.is_none() && routes.port(src, dst) == NO_ROUTE {
                 return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
             }
@@ -183,10 +189,28 @@ impl Simulation {
                     ));
                 }
                 let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
-                Some(TcpFlow { config, app, connections: vec![], traced: false })
+                let mptcp = match &fs.mptcp {
+                    None => None,
+                    Some(_) if matches!(app, Application::Web(_)) => {
+                        return Err(err(format!("{f}.mptcp"), "applies to bulk, transfer and serial traffic, not web"));
+                    }
+                    Some(_) if fs.path.is_some() => {
+                        return Err(err(format!("{f}.path"), "cannot pin a Multipath TCP flow: give mptcp.paths"));
+                    }
+                    Some(m) => {
+                        let field = format!("{f}.mptcp");
+                        let paths =
+                            path_manager::subflow_paths(m, (src, dst), &ports, &port_ids, &s.nodes, &routes, &field)?;
+                        Some(MultipathFlow { config: MptcpConfig::from_spec(m, &config, &field)?, paths })
+                    }
+                };
+                Some(TcpFlow { config, app, connections: vec![], traced: false, mptcp })
             } else {
                 if fs.tcp.is_some() {
                     return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
+                }
+                if fs.mptcp.is_some() {
+                    return Err(err(format!("{f}.mptcp"), "applies to TCP traffic (bulk, transfer, serial) only"));
                 }
                 let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
                 let rng = stream(s.seed, domain::SOURCE, i as u64);
@@ -312,6 +336,7 @@ impl Simulation {
             recorder,
             rate_log: vec![],
             connections: vec![],
+            subflow_slots: 0,
             outbox: vec![],
             cwnd_trace: vec![],
             dropped_no_route: 0,
@@ -333,9 +358,9 @@ impl Simulation {
     }
 }
 
-/// A flow's pinned path (`{field}.path`) as port ids: known ports, each starting where the
-/// previous one ends, from `src` to `dst`, never visiting a node twice.
-fn pinned_path(
+/// A pinned path (the field `field`, a list of port names) as port ids: known ports, each
+/// starting where the previous one ends, from `src` to `dst`, never visiting a node twice.
+pub(super) fn pinned_path(
     names: &[String],
     src: u32,
     dst: u32,
@@ -345,13 +370,13 @@ fn pinned_path(
     field: &str,
 ) -> Result<Vec<PortId>, ScenarioError> {
     if names.is_empty() {
-        return Err(err(format!("{field}.path"), "must name at least one port (\"from->to\")"));
+        return Err(err(field, "must name at least one port (\"from->to\")"));
     }
     let mut path = Vec::with_capacity(names.len());
     let mut visited = vec![src];
     let mut at = src;
     for (k, name) in names.iter().enumerate() {
-        let f = format!("{field}.path[{k}]");
+        let f = format!("{field}[{k}]");
         let id = *port_ids
             .get(name)
             .ok_or_else(|| err(&f, format!("unknown port '{name}' (ports are named \"from->to\")")))?;
@@ -376,7 +401,7 @@ fn pinned_path(
     }
     if at != dst {
         let (end, dst) = (&nodes[at as usize].name, &nodes[dst as usize].name);
-        return Err(err(format!("{field}.path"), format!("ends at '{end}', not at the flow's dst '{dst}'")));
+        return Err(err(field, format!("ends at '{end}', not at the flow's dst '{dst}'")));
     }
     Ok(path)
 }

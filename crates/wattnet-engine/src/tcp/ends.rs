@@ -42,7 +42,13 @@ impl SendEnd {
 
     pub fn on_timer(&mut self, subflow: usize, ctx: &mut Ctx) {
         ctx.subflow = subflow as u16;
+        let timeouts = self.subflows[subflow].stats.timeouts;
         self.subflows[subflow].on_timer(ctx, &mut self.group);
+        if self.subflows[subflow].stats.timeouts > timeouts {
+            if let Some(level) = self.group.level_mut() {
+                level.on_timeout(subflow);
+            }
+        }
         self.after(subflow, ctx);
     }
 

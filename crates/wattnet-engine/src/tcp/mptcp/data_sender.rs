@@ -28,6 +28,9 @@ pub struct DataSender {
     /// Per segment handed out and not yet data-acknowledged: the subflows that carried it
     /// (bit i: subflow i), as Linux's `path_mask`.
     carried: VecDeque<u64>,
+    /// Segments (by data sequence number) of subflows whose retransmission timer fired, to be
+    /// sent again on another (Linux `mptcp_reinject_data`, RFC 8684 §3.3.6).
+    reinject: VecDeque<u64>,
     /// Subflows ready to take a segment (bit i), as of their last event.
     ready: u64,
     /// Round robin: the subflows served in the current round.
@@ -38,7 +41,8 @@ pub struct DataSender {
     last_penalty: Vec<Time>,
     /// Subflows to penalise, left for the connection to apply.
     penalised: u64,
-    /// Bytes sent again on another subflow by opportunistic retransmission.
+    /// Bytes sent again on another subflow: opportunistic retransmissions and reinjections
+    /// after a subflow's timeout.
     pub reinjected_bytes: u64,
 }
 
@@ -54,6 +58,7 @@ impl DataSender {
             right_edge: config.receive_buffer,
             first: 0,
             carried: VecDeque::new(),
+            reinject: VecDeque::new(),
             ready: 0,
             served: 0,
             cursors: vec![0; subflows],
@@ -85,6 +90,31 @@ impl DataSender {
         }
         // RFC 8684 §3.3.5: the window is updated only when its right edge moves forward.
         self.right_edge = self.right_edge.max(data_ack.saturating_add(window));
+    }
+
+    /// Subflow `index`'s retransmission timer fired: what it carried and the receiver has
+    /// not data-acknowledged is queued for the other subflows.
+    pub fn on_timeout(&mut self, index: usize) {
+        if self.config.scheduler == Scheduler::Redundant {
+            return;
+        }
+        for (k, &mask) in self.carried.iter().enumerate() {
+            let dsn = (self.first + k as u64) * self.mss;
+            if mask & (1 << index) != 0 && !self.reinject.contains(&dsn) {
+                self.reinject.push_back(dsn);
+            }
+        }
+    }
+
+    /// The first segment queued for reinjection that subflow bit `bit` has not carried;
+    /// segments data-acknowledged meanwhile leave the queue.
+    fn reinjection_for(&mut self, bit: u64) -> Option<u64> {
+        while self.reinject.front().is_some_and(|&dsn| dsn < self.data_una) {
+            self.reinject.pop_front();
+        }
+        let &dsn = self.reinject.front()?;
+        let carried = self.carried[((dsn / self.mss) - self.first) as usize];
+        (carried & bit == 0).then_some(dsn)
     }
 
     /// Records whether subflow `index` can take a segment now (its window has room).
@@ -125,7 +155,7 @@ impl DataSender {
                 let dsn = self.cursors[j].max(self.data_una);
                 self.segment_len(dsn, total).is_some_and(|len| dsn + len <= self.right_edge)
             }),
-            _ if self.segment_len(handed_out, total).is_none() => None,
+            _ if self.segment_len(handed_out, total).is_none() && self.reinject.is_empty() => None,
             Scheduler::MinRtt => ready.min_by_key(|&j| (srtt(views, j), j)),
             Scheduler::RoundRobin => {
                 let mut ready = ready.peekable();
@@ -192,6 +222,16 @@ impl DataSender {
         }
         if !self.chosen(index, views) {
             return None;
+        }
+        if let Some(dsn) = self.reinjection_for(bit) {
+            let len = self.segment_len(dsn, total)?;
+            if len > room {
+                return None;
+            }
+            self.reinject.pop_front();
+            self.mark(dsn, bit);
+            self.reinjected_bytes += len;
+            return Some((dsn, len));
         }
         let dsn = *handed_out;
         let len = self.segment_len(dsn, total)?;

@@ -26,6 +26,10 @@ mod tests;
 pub use data_receiver::DataReceiver;
 pub use data_sender::DataSender;
 
+use super::TcpConfig;
+use crate::error::ScenarioError;
+use crate::scenario::{MptcpSpec, SchedulerSpec};
+
 /// Which subflow gets the connection's next segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scheduler {
@@ -55,3 +59,26 @@ pub struct MptcpConfig {
 /// Subflows of one connection at most: the data level keeps which subflows carried a segment
 /// as bits of a `u64` (as Linux's `path_mask`).
 pub const MAX_SUBFLOWS: usize = 64;
+
+impl MptcpConfig {
+    /// Resolves `field` (a flow's `mptcp` table) for connections configured by `tcp`.
+    pub fn from_spec(spec: &MptcpSpec, tcp: &TcpConfig, field: &str) -> Result<MptcpConfig, ScenarioError> {
+        let receive_buffer = spec.receive_buffer_bytes.unwrap_or(tcp.receive_window);
+        if receive_buffer < tcp.mss as u64 {
+            return Err(ScenarioError::new(
+                format!("{field}.receive_buffer_bytes"),
+                format!("must hold at least one segment ({} bytes), got {receive_buffer}", tcp.mss),
+            ));
+        }
+        Ok(MptcpConfig {
+            scheduler: match spec.scheduler.unwrap_or_default() {
+                SchedulerSpec::MinRtt => Scheduler::MinRtt,
+                SchedulerSpec::RoundRobin => Scheduler::RoundRobin,
+                SchedulerSpec::Redundant => Scheduler::Redundant,
+            },
+            opportunistic_retransmission: spec.opportunistic_retransmission.unwrap_or(true),
+            penalisation: spec.penalisation.unwrap_or(true),
+            receive_buffer,
+        })
+    }
+}

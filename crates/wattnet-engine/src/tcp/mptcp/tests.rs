@@ -215,6 +215,24 @@ fn the_head_is_resent_only_if_its_subflow_is_much_slower_or_has_a_small_window()
 }
 
 #[test]
+fn a_subflow_timeout_sends_its_segments_again_on_the_others() {
+    let mut l = Level::new(config(Scheduler::MinRtt, 1 << 20), vec![view(10.0, 20.0), view(100.0, 20.0)], None);
+    l.data.set_ready(0, false);
+    assert_eq!(l.take(1, 0), Some((0, 1000)));
+    assert_eq!(l.take(1, 0), Some((1000, 1000)));
+    l.data.set_ready(1, false);
+    l.data.set_ready(0, true);
+    assert_eq!(l.take(0, 0), Some((2000, 1000)));
+    // Subflow 1 times out with segments 0 and 1: subflow 0 sends them before new data,
+    // except what the DATA_ACK has covered meanwhile.
+    l.data.on_timeout(1);
+    l.data.on_data_ack(1000, 1 << 20);
+    assert_eq!(l.take(0, 0), Some((1000, 1000)));
+    assert_eq!(l.take(0, 0), Some((3000, 1000)));
+    assert_eq!(l.data.reinjected_bytes, 1000);
+}
+
+#[test]
 fn the_connection_buffer_reassembles_by_data_sequence_number() {
     let mut r = DataReceiver::new(8000);
     r.on_segment(2000, 1000);

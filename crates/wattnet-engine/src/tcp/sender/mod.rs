@@ -192,6 +192,11 @@ impl Sender {
         Subflows { index: self.index, all: views }
     }
 
+    /// Data bytes sent (first transmissions).
+    pub fn bytes_sent(&self) -> u64 {
+        self.snd_max.saturating_sub(1).min(self.data_end - 1)
+    }
+
     /// Data bytes acknowledged by the receiver.
     pub fn bytes_acked(&self) -> u64 {
         self.snd_una.saturating_sub(1).min(self.data_end - 1)

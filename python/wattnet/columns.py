@@ -157,7 +157,7 @@ TABLES: dict[str, dict[str, Column]] = {
         ),
         "host_energy_j": Column("J", "Energy charged to it by its sender's host model; NaN without one."),
         "subflows": Column("subflows", "Its subflows: 1 for TCP, the path manager's count for MPTCP."),
-        "reinjected_bytes": Column("B", "MPTCP: bytes resent on another subflow by opportunistic retransmission."),
+        "reinjected_bytes": Column("B", "MPTCP: bytes resent on another subflow (opportunistic retransmission, after a timeout)."),
         "state": Column("", "The sender's state at the end (e.g. `established`, `closed`; MPTCP: the first subflow not closed)."),
     },
     "cwnd_trace": {

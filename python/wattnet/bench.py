@@ -257,6 +257,23 @@ def permutation_fattree(k: int, duration_s: float) -> Measurement:
     return simulate(f"permutation_fattree{k}", fattree_permutation_scenario(k, duration_s))
 
 
+def mptcp_permutation_fattree(k: int, duration_s: float, subflows: int) -> Measurement:
+    """The permutation above with every transfer a Multipath TCP connection of ``subflows``
+    subflows between its two single-homed hosts, each subflow with its own ECMP hash (the
+    scheduler min_rtt; each subflow runs NewReno on its own, uncoupled). The flows' ``mptcp``
+    table is added to the engine's scenario directly."""
+    engine = json.loads(fattree_permutation_scenario(k, duration_s).to_engine_json())
+    engine["name"] = f"bench-mptcp-permutation-fattree{k}"
+    for flow in engine["flows"]:
+        flow["mptcp"] = {"subflows_per_path": subflows}
+    clock = _Clock()
+    simulation = _engine.Simulation(json.dumps(engine), None, None)
+    advance(simulation)
+    summary = simulation.results()["summary"]
+    name = f"mptcp{subflows}_permutation_fattree{k}"
+    return _measurement(name, packets=_count(summary, "packets"), events=_count(summary, "events"), clock=clock)
+
+
 def dumbbell_10g_scenario(flows: int, duration_s: float, profile: str) -> Scenario:
     """``flows`` bulk TCP flows s_i → r1 → r2 → d_i, every link 10 Gb/s; access links 1 ms, the
     bottleneck 8 ms (two-way propagation 20 ms), its DropTail buffer one BDP (10 Gb/s · 20 ms /
@@ -391,6 +408,7 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "python_policy": python_policy,
     "permutation_fattree8": partial(permutation_fattree, 8, 0.2),
     "permutation_fattree16": partial(permutation_fattree, 16, 0.02),
+    "mptcp8_permutation_fattree8": partial(mptcp_permutation_fattree, 8, 0.2, 8),
     "dumbbell10g_1_ns2": partial(dumbbell_10g, 1, 2.0, "ns2"),
     "dumbbell10g_10000_ns2": partial(dumbbell_10g, 10_000, 10.0, "ns2"),
     "dumbbell10g_100_linux": partial(dumbbell_10g, 100, 2.0, "linux"),

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from wattnet._engine import Column, ColumnType, EngineResults
 
 TABLES = (
-    "ports", "flows", "timeseries", "rate_changes", "connections", "cwnd_trace", "routing_events", "rate_time", "nodes",
+    "ports", "flows", "timeseries", "rate_changes", "connections", "subflows", "cwnd_trace", "routing_events",
+    "rate_time", "nodes",
 )  # fmt: skip
 
 # The engine sends every column with its type, so a table with no rows keeps its schema.
@@ -154,7 +155,9 @@ class Results:
     rate_changes = _Table("One row per change of a port's service rate.")
     connections = _Table("""One row per TCP connection: times, goodput, data packets sent (retransmissions, timeouts,
     fast retransmits) and received (duplicates, CE marks), ACKs sent, final cwnd and SRTT.""")
-    cwnd_trace = _Table("cwnd and ssthresh at every change, for the flows in the recorder's trace_flows.")
+    subflows = _Table("""One row per subflow of every Multipath TCP connection: its path, bytes sent and acknowledged,
+    losses, RTTs, final cwnd, goodput and host energy (empty without MPTCP flows).""")
+    cwnd_trace = _Table("cwnd and ssthresh at every change (per subflow), for the flows in the recorder's trace_flows.")
     routing_events = _Table(
         "One row per table a router installed after a link change: time, router, destinations changed."
     )

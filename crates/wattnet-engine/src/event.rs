@@ -32,8 +32,8 @@ pub enum EventKind {
     Action { index: u32 },
     /// The recorder takes a sample.
     Sample,
-    /// A TCP connection's timer.
-    Tcp { conn: u32, timer: crate::tcp::TcpTimer },
+    /// A TCP connection's timer (of its subflow `subflow`; 0 on a single path).
+    Tcp { conn: u32, subflow: u16, timer: crate::tcp::TcpTimer },
     /// Used only by the bare event-queue benchmark.
     Bench { id: u32 },
 }

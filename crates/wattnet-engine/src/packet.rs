@@ -29,6 +29,8 @@ pub struct Packet {
     pub ecn: Ecn,
     /// The TCP connection this packet belongs to (`NO_CONNECTION` for UDP).
     pub conn: u32,
+    /// The connection's subflow (0 for UDP and single-path TCP).
+    pub subflow: u16,
     pub tcp: TcpHeader,
 }
 
@@ -70,6 +72,12 @@ pub struct TcpHeader {
     /// microseconds, see [`ts_clock`]) and the echo.
     pub ts_val: u32,
     pub ts_ecr: u32,
+    /// Multipath TCP's DSS option (RFC 8684 §3.3): on a data segment, the data sequence number
+    /// of its first byte (the mapping of its subflow bytes onto the connection's bytes); on an
+    /// ACK, the DATA_ACK (the connection's cumulative acknowledgement). Both 0 on single-path
+    /// connections.
+    pub dsn: u64,
+    pub data_ack: u64,
 }
 
 /// RFC 7323 §5.4: a 32-bit timestamp clock, here ticking every microsecond (as Linux's

@@ -99,10 +99,10 @@ impl Recorder {
             for qi in 0..self.flow_quantities.len() {
                 let q = self.flow_quantities[qi];
                 let v = match q {
-                    FlowQuantity::CwndSegments => c.sender.window.cwnd,
-                    FlowQuantity::SsthreshSegments => c.sender.window.ssthresh,
-                    FlowQuantity::SrttS => c.sender.srtt().map_or(f64::NAN, to_secs),
-                    FlowQuantity::InFlightBytes => c.sender.in_flight() as f64,
+                    FlowQuantity::CwndSegments => c.cwnd(),
+                    FlowQuantity::SsthreshSegments => c.first().window.ssthresh,
+                    FlowQuantity::SrttS => c.first().srtt().map_or(f64::NAN, to_secs),
+                    FlowQuantity::InFlightBytes => c.sum(|s| s.in_flight()) as f64,
                     FlowQuantity::DeliveredBytes => c.receiver.bytes_delivered() as f64,
                 };
                 self.push(now, Entity::Flow(f), Quantity::Flow(q), v);

@@ -311,6 +311,45 @@ pub struct FlowSpec {
     /// forwarding tables say; TCP's ACKs take the same links back. Absent: the tables decide.
     #[serde(default)]
     pub path: Option<Vec<String>>,
+    /// Makes a TCP flow a Multipath TCP flow (RFC 8684): its connections run several subflows.
+    #[serde(default)]
+    pub mptcp: Option<MptcpSpec>,
+}
+
+/// A Multipath TCP flow's settings (`flows[].mptcp`); every field may be left out.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct MptcpSpec {
+    /// Subflows per (local port, remote port) pair, or per explicit path (Linux fullmesh
+    /// `num_subflows`); default 1.
+    #[serde(default)]
+    pub subflows_per_path: Option<u32>,
+    /// Explicit paths, each a list of ports ("from->to") from src to dst; absent: the full
+    /// mesh of the two hosts' ports.
+    #[serde(default)]
+    pub paths: Option<Vec<Vec<String>>>,
+    #[serde(default)]
+    pub scheduler: Option<SchedulerSpec>,
+    /// Raiciu et al. (NSDI 2012): resend the segment blocking the receive window; default true.
+    #[serde(default)]
+    pub opportunistic_retransmission: Option<bool>,
+    /// Raiciu et al. (NSDI 2012): halve the window of the subflow blocking it; default true.
+    #[serde(default)]
+    pub penalisation: Option<bool>,
+    /// The connection-level receive buffer; default the TCP `receive_window_bytes`.
+    #[serde(default)]
+    pub receive_buffer_bytes: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerSpec {
+    #[default]
+    MinRtt,
+    RoundRobin,
+    Redundant,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -512,7 +512,7 @@ impl Endpoint {
     /// Data segments sent while `f` runs, by segment number.
     fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx, &mut Group)) -> Vec<u64> {
         let start = self.out.len();
-        let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
+        let mut ctx = Ctx { now: self.now, conn: 0, subflow: 0, events: &mut self.events, out: &mut self.out };
         f(&mut self.sender, &mut ctx, &mut self.group);
         self.out[start..].iter().filter(|o| o.tcp.len > 0).map(|o| (o.tcp.seq - 1) / 1000 + 1).collect()
     }

@@ -20,10 +20,12 @@ use crate::scenario::{
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
+use crate::sim::path_manager;
 use crate::sim::{
-    Action, Application, Flow, FlowStats, Host, Logs, Network, Reconvergence, Routing, Simulation, TcpFlow, Transport,
-    WebRequests,
+    Action, Application, Flow, FlowStats, Host, Logs, MultipathFlow, Network, Reconvergence, Routing, Simulation,
+    TcpFlow, Transport, WebRequests,
 };
+use crate::tcp::mptcp::MptcpConfig;
 use crate::tcp::TcpConfig;
 use crate::time::{checked_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -48,10 +50,10 @@ impl Names<'_> {
 }
 
 /// Ports by name ("from->to").
-struct PortIds(HashMap<String, PortId>);
+pub(super) struct PortIds(HashMap<String, PortId>);
 
 impl PortIds {
-    fn named(&self, name: &str, field: &str) -> Result<PortId, ScenarioError> {
+    pub(super) fn named(&self, name: &str, field: &str) -> Result<PortId, ScenarioError> {
         self.0
             .get(name)
             .copied()
@@ -200,8 +202,11 @@ fn transport(
         if src == dst {
             return Err(err(format!("{f}.dst"), "src and dst must differ"));
         }
-        let path =
-            fs.path.as_ref().map(|p| pinned_path(p, src, dst, &net.ports, port_ids, &s.nodes, &f)).transpose()?;
+        let path = fs
+            .path
+            .as_ref()
+            .map(|p| pinned_path(p, src, dst, &net.ports, port_ids, &s.nodes, &format!("{f}.path")))
+            .transpose()?;
         if path.is_none() && routes.port(src, dst) == NO_ROUTE {
             return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
         }
@@ -229,10 +234,13 @@ fn transport(
             return Err(err(format!("{f}.start_s"), "is at or after the end of the run (duration_s)"));
         }
         let tcp = if fs.traffic.is_tcp() {
-            Some(tcp_flow(s, names, routes, i, src, dst, stop)?)
+            Some(tcp_flow(s, names, net, port_ids, routes, i, src, dst, stop)?)
         } else {
             if fs.tcp.is_some() {
                 return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
+            }
+            if fs.mptcp.is_some() {
+                return Err(err(format!("{f}.mptcp"), "applies to TCP traffic (bulk, transfer, serial) only"));
             }
             let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
             let rng = stream(s.seed, domain::SOURCE, i as u64);
@@ -241,13 +249,15 @@ fn transport(
         };
         flows.push(Flow { name: fs.name.clone(), src, dst, start, stats: FlowStats::default(), tcp });
     }
-    Ok((Transport { flows, sources, connections: vec![], outbox: vec![] }, pinned))
+    Ok((Transport { flows, sources, connections: vec![], subflow_slots: 0, outbox: vec![] }, pinned))
 }
 
 /// Flow `i`'s TCP configuration and application, validated.
 fn tcp_flow(
     s: &Scenario,
     names: &Names,
+    net: &Network,
+    port_ids: &PortIds,
     routes: &ForwardingTable,
     i: usize,
     src: u32,
@@ -287,7 +297,21 @@ fn tcp_flow(
         ));
     }
     let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
-    Ok(TcpFlow { config, app, connections: vec![], traced: false })
+    let mptcp = match &fs.mptcp {
+        None => None,
+        Some(_) if matches!(app, Application::Web(_)) => {
+            return Err(err(format!("{f}.mptcp"), "applies to bulk, transfer and serial traffic, not web"));
+        }
+        Some(_) if fs.path.is_some() => {
+            return Err(err(format!("{f}.path"), "cannot pin a Multipath TCP flow: give mptcp.paths"));
+        }
+        Some(m) => {
+            let field = format!("{f}.mptcp");
+            let paths = path_manager::subflow_paths(m, (src, dst), &net.ports, port_ids, &s.nodes, routes, &field)?;
+            Some(MultipathFlow { config: MptcpConfig::from_spec(m, &config, &field)?, paths })
+        }
+    };
+    Ok(TcpFlow { config, app, connections: vec![], traced: false, mptcp })
 }
 
 /// The scenario's scheduled events as actions on ports and links.
@@ -388,9 +412,9 @@ fn recorder(
     Ok(Recorder::new(interval, sampled, r.quantities.clone(), sampled_flows, r.flow_quantities.clone()))
 }
 
-/// A flow's pinned path (`{field}.path`) as port ids: known ports, each starting where the
-/// previous one ends, from `src` to `dst`, never visiting a node twice.
-fn pinned_path(
+/// A pinned path (the field `field`, a list of port names) as port ids: known ports, each
+/// starting where the previous one ends, from `src` to `dst`, never visiting a node twice.
+pub(super) fn pinned_path(
     names: &[String],
     src: u32,
     dst: u32,
@@ -400,13 +424,13 @@ fn pinned_path(
     field: &str,
 ) -> Result<Vec<PortId>, ScenarioError> {
     if names.is_empty() {
-        return Err(err(format!("{field}.path"), "must name at least one port (\"from->to\")"));
+        return Err(err(field, "must name at least one port (\"from->to\")"));
     }
     let mut path = Vec::with_capacity(names.len());
     let mut visited = vec![src];
     let mut at = src;
     for (k, name) in names.iter().enumerate() {
-        let f = format!("{field}.path[{k}]");
+        let f = format!("{field}[{k}]");
         let id = port_ids.named(name, &f)?;
         let port = &ports[id as usize];
         if port.from != at {
@@ -429,7 +453,7 @@ fn pinned_path(
     }
     if at != dst {
         let (end, dst) = (&nodes[at as usize].name, &nodes[dst as usize].name);
-        return Err(err(format!("{field}.path"), format!("ends at '{end}', not at the flow's dst '{dst}'")));
+        return Err(err(field, format!("ends at '{end}', not at the flow's dst '{dst}'")));
     }
     Ok(path)
 }

@@ -49,7 +49,8 @@ struct Path {
 /// Every traffic direction's path.
 pub struct Paths {
     slots: Vec<Path>,
-    /// Flow f's UDP packets use slot f; connection c's data uses `flows + 2c`, its ACKs the next.
+    /// Flow f's UDP packets use slot f; subflow s of a connection whose subflows start at
+    /// `base` sends its data over slot `flows + 2(base + s)`, its ACKs over the next.
     flows: u32,
     /// The scenario's pinned paths, per flow (as ports from its source to its destination).
     pinned: Vec<Option<Vec<PortId>>>,
@@ -76,20 +77,20 @@ impl Paths {
         paths
     }
 
-    /// The slot of packets of `flow` (connection `conn`) from `src` to `dst`, `sender` if
-    /// `src` is the connection's sender; a connection's slots are made by its first packets.
-    #[allow(clippy::too_many_arguments)]
-    fn slot(&mut self, flow: u32, conn: u32, src: u32, dst: u32, sender: bool, ports: &[Port], ecmp: bool) -> u32 {
+    /// The slot of packets of direction `d`; a subflow pinned to ports (a Multipath TCP path)
+    /// has them in `subflow_path`. A connection's slots are made by its first packets.
+    fn slot(&mut self, d: &Direction, subflow_path: Option<&[PortId]>, ports: &[Port], ecmp: bool) -> u32 {
+        let Direction { flow, conn, subflow, base, src, dst, sender } = *d;
         if conn == NO_CONNECTION {
             return flow;
         }
-        let slot = self.flows + 2 * conn + (!sender) as u32;
+        let slot = self.flows + 2 * (base + subflow as u32) + (!sender) as u32;
         if self.slots.len() <= slot as usize {
             self.slots.resize_with(slot as usize + 1, Path::unmade);
         }
         if self.slots[slot as usize].state == PathState::Unmade {
-            let hash = if ecmp { flow_hash(src, dst, flow, conn) } else { 0 };
-            let pinned = self.pinned[flow as usize].as_deref();
+            let hash = if ecmp { subflow_hash(flow_hash(src, dst, flow, conn), subflow) } else { 0 };
+            let pinned = subflow_path.or(self.pinned[flow as usize].as_deref());
             // ACKs go back over the pinned path's links: a link's two ports are 2i and 2i + 1.
             let reverse: Option<Vec<PortId>> = pinned.map(|p| p.iter().rev().map(|&port| port ^ 1).collect());
             let pinned = if sender { pinned } else { reverse.as_deref() };
@@ -115,6 +116,25 @@ impl Paths {
             }
         }
     }
+}
+
+/// One direction of a connection's subflow (or a UDP flow): what its path depends on.
+struct Direction {
+    flow: u32,
+    conn: u32,
+    subflow: u16,
+    /// The connection's first path slot.
+    base: u32,
+    src: u32,
+    dst: u32,
+    sender: bool,
+}
+
+/// Subflow `subflow`'s ECMP hash from its connection's: each subflow of a Multipath TCP
+/// connection spreads over the equal-cost paths on its own (as Linux's ndiffports gives each
+/// a source port); subflow 0 keeps the connection's hash.
+pub(super) fn subflow_hash(conn_hash: u64, subflow: u16) -> u64 {
+    conn_hash ^ (subflow as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl Path {
@@ -162,9 +182,18 @@ impl Simulation {
     /// Gives a packet leaving its source its path (computing the path if stale).
     pub(super) fn assign_path(&mut self, node: u32, pkt: PacketId) {
         let p = self.pool.get(pkt);
-        let sender = p.conn == NO_CONNECTION || self.transport.connections[p.conn as usize].sender_node == node;
+        let mut d =
+            Direction { flow: p.flow, conn: p.conn, subflow: p.subflow, base: 0, src: node, dst: p.dst, sender: true };
+        let mut subflow_path = None;
+        if p.conn != NO_CONNECTION {
+            let c = &self.transport.connections[p.conn as usize];
+            d.sender = c.sender_node == node;
+            d.base = c.path_slot;
+            let tcp = self.transport.flows[p.flow as usize].tcp.as_ref().expect("TCP flow");
+            subflow_path = tcp.mptcp.as_ref().and_then(|m| m.paths[p.subflow as usize].as_deref());
+        }
         let (ports, ecmp) = (&self.net.ports, self.routing.ecmp);
-        let slot = self.routing.paths.slot(p.flow, p.conn, node, p.dst, sender, ports, ecmp);
+        let slot = self.routing.paths.slot(&d, subflow_path, ports, ecmp);
         let path = &mut self.routing.paths.slots[slot as usize];
         if path.state == PathState::Stale {
             path.compute(&self.routing.routes, ports, self.net.node_names.len());
@@ -177,6 +206,23 @@ impl Simulation {
         (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
     }
 
+    /// The ports subflow `s` of connection `id` takes from its sender: its pinned path, or the
+    /// tables' path for its hash now (empty if they do not lead to the receiver).
+    pub(super) fn subflow_ports(&self, id: u32, c: &super::Connection, s: usize) -> Vec<PortId> {
+        let tcp = self.transport.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
+        if let Some(p) = tcp.mptcp.as_ref().and_then(|m| m.paths[s].as_ref()) {
+            return p.clone();
+        }
+        let conn_hash = flow_hash(c.sender_node, c.receiver_node, c.flow, id);
+        let hash = if self.routing.ecmp { subflow_hash(conn_hash, s as u16) } else { 0 };
+        let mut path = Path::new(c.sender_node, c.receiver_node, hash, None, &self.net.ports);
+        path.compute(&self.routing.routes, &self.net.ports, self.net.node_names.len());
+        match path.state {
+            PathState::Cached => path.hops.iter().map(|&(_, p)| p).collect(),
+            _ => vec![],
+        }
+    }
+
     /// The hop count of flow `flow`'s path under the current tables (a TCP flow's data follows
     /// its first connection), or `None` if the tables do not lead to the destination.
     pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
@@ -184,6 +230,9 @@ impl Simulation {
             return Some(p.len() as u32);
         }
         let f = &self.transport.flows[flow];
+        if let Some(p) = f.tcp.as_ref().and_then(|t| t.mptcp.as_ref()).and_then(|m| m.paths[0].as_ref()) {
+            return Some(p.len() as u32);
+        }
         let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(NO_CONNECTION);
         let hash = if self.routing.ecmp { flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
         let mut path = Path::new(f.src, f.dst, hash, None, &self.net.ports);

@@ -85,21 +85,39 @@ impl Simulation {
 
     /// When a connection's transfer ended (its receiver completed), or now.
     pub(super) fn connection_end(&self, c: &Connection) -> Time {
-        c.group.stream.completed_at.unwrap_or(self.now)
+        c.sender.group.stream.completed_at.unwrap_or(self.now)
     }
 
     /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one connection whose sender has an `mptcp_host` model, else NaN:
     /// E = duration·P_r(τ_r, RTT_r), one subflow (n = 1), duration from opening to completion
     /// (or now), τ_r its goodput over that time, RTT_r its mean SRTT (0 before any sample).
     pub(super) fn connection_host_energy(&self, c: &Connection) -> f64 {
+        if c.sender.subflows.len() > 1 {
+            return (0..c.sender.subflows.len()).map(|s| self.subflow_host_energy(c, s)).sum();
+        }
         let Some(HostModel::Mptcp(m)) = &self.net.hosts[c.sender_node as usize].model else { return f64::NAN };
         let duration = to_secs(self.connection_end(c) - c.opened_at);
         if duration == 0.0 {
             return 0.0;
         }
         let goodput = c.receiver.bytes_delivered() as f64 * 8.0 / duration;
-        let rtt = c.sender.mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
+        let rtt = c.first().mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
         duration * m.power_w(1, goodput, rtt)
+    }
+
+    /// The same for subflow `s` of a Multipath TCP connection of n subflows: duration·P_r(τ_r,
+    /// RTT_r) with n the connection's subflows, τ_r the data the subflow had acknowledged over
+    /// the connection's life, RTT_r its mean SRTT.
+    pub(super) fn subflow_host_energy(&self, c: &Connection, s: usize) -> f64 {
+        let Some(HostModel::Mptcp(m)) = &self.net.hosts[c.sender_node as usize].model else { return f64::NAN };
+        let duration = to_secs(self.connection_end(c) - c.opened_at);
+        if duration == 0.0 {
+            return 0.0;
+        }
+        let sender = &c.sender.subflows[s];
+        let rate = sender.bytes_acked() as f64 * 8.0 / duration;
+        let rtt = sender.mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
+        duration * m.power_w(c.sender.subflows.len() as u32, rate, rtt)
     }
 
     /// One row per node: its own packets, its output ports' energy (NaN if none is metered)

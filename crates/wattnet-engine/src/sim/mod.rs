@@ -5,6 +5,7 @@ mod build;
 pub(crate) mod forwarding;
 mod hosts;
 mod links;
+mod path_manager;
 mod power;
 mod report;
 mod transport;
@@ -22,7 +23,7 @@ use crate::traffic::UdpSource;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
 use power::Observation;
-pub use transport::{Application, Connection, CwndChange, TcpFlow, WebRequests};
+pub use transport::{Application, Connection, CwndChange, MultipathFlow, TcpFlow, WebRequests};
 
 #[derive(Clone, Debug, Default)]
 pub struct FlowStats {
@@ -105,6 +106,8 @@ pub(crate) struct Transport {
     pub(crate) flows: Vec<Flow>,
     pub(crate) sources: Vec<UdpSource>,
     pub(crate) connections: Vec<Connection>,
+    /// Path slots given to connections' subflows so far (`forwarding.rs`).
+    pub(crate) subflow_slots: u32,
     /// Packets an endpoint asked to send while handling one event (reused, never shrunk).
     pub(crate) outbox: Vec<Outgoing>,
 }
@@ -206,7 +209,7 @@ impl Simulation {
                 EventKind::RouteInstallAll => self.routing.install_all_routes(self.now, &self.net),
                 EventKind::ControllerTick { port } => self.controller_tick(port),
                 EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
-                EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
+                EventKind::Tcp { conn, subflow, timer } => self.tcp_timer(conn, subflow, timer),
                 EventKind::Action { index } => self.apply_action(index),
                 EventKind::Sample => self.sample(),
                 EventKind::Bench { .. } => {}
@@ -246,6 +249,7 @@ impl Simulation {
             ttl: self.routing.ttl,
             ecn: Ecn::NotEct,
             conn: NO_CONNECTION,
+            subflow: 0,
             tcp: TcpHeader::default(),
         });
         self.send_from(src_node, pkt);

@@ -5,6 +5,7 @@ use crate::error::RunError;
 use crate::port::Port;
 use crate::recorder::Recorder;
 use crate::results::{Column, Results, Scalar, Table};
+use crate::tcp::sender::Sender;
 use crate::time::{to_secs, PS_PER_S};
 
 impl Simulation {
@@ -84,6 +85,7 @@ impl Simulation {
                 ),
                 ("rate_changes".to_string(), self.rate_change_table()),
                 ("connections".to_string(), self.connection_table()),
+                ("subflows".to_string(), self.subflow_table()),
                 ("routing_events".to_string(), self.routing_event_table()),
                 ("rate_time".to_string(), self.rate_time_table()),
                 ("cwnd_trace".to_string(), self.cwnd_trace_table()),
@@ -207,7 +209,7 @@ impl Simulation {
             let tcp = self.transport.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
             tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
         };
-        let end = |c: &super::Connection| c.group.stream.completed_at.unwrap_or(now);
+        let end = |c: &super::Connection| c.sender.group.stream.completed_at.unwrap_or(now);
         let mut t = Table::default();
         t.add("flow", Column::Str(conns.iter().map(|c| self.transport.flows[c.flow as usize].name.clone()).collect()))
             .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
@@ -219,12 +221,12 @@ impl Simulation {
                 "receiver",
                 Column::Str(conns.iter().map(|c| self.net.node_names[c.receiver_node as usize].clone()).collect()),
             )
-            .add("transfer_bytes", col_u(&|c| c.group.stream.total().unwrap_or(0)))
+            .add("transfer_bytes", col_u(&|c| c.sender.group.stream.total().unwrap_or(0)))
             .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
-            .add("completed_s", col_f(&|c| c.group.stream.completed_at.map_or(f64::NAN, to_secs)))
+            .add("completed_s", col_f(&|c| c.sender.group.stream.completed_at.map_or(f64::NAN, to_secs)))
             .add(
                 "transfer_time_s",
-                col_f(&|c| c.group.stream.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))),
+                col_f(&|c| c.sender.group.stream.completed_at.map_or(f64::NAN, |t| to_secs(t - c.opened_at))),
             )
             .add("delivered_bytes", col_u(&|c| c.receiver.bytes_delivered()))
             .add(
@@ -234,20 +236,28 @@ impl Simulation {
                     span => c.receiver.bytes_delivered() as f64 * 8.0 / to_secs(span),
                 }),
             )
-            .add("data_packets_sent", col_u(&|c| c.sender.stats.data_packets))
-            .add("retransmissions", col_u(&|c| c.sender.stats.retransmissions))
-            .add("timeouts", col_u(&|c| c.sender.stats.timeouts))
-            .add("fast_retransmits", col_u(&|c| c.sender.stats.fast_retransmits))
-            .add("ecn_reductions", col_u(&|c| c.sender.stats.ecn_reductions))
-            .add("syn_retries", col_u(&|c| (c.sender.syn_retransmissions() + c.receiver.syn_retransmissions()) as u64))
-            .add("data_packets_received", col_u(&|c| c.receiver.stats.data_packets))
-            .add("duplicate_packets", col_u(&|c| c.receiver.stats.duplicate_packets))
-            .add("ce_marked_packets", col_u(&|c| c.receiver.stats.ce_marked_packets))
-            .add("acks_sent", col_u(&|c| c.receiver.stats.acks_sent))
-            .add("final_cwnd_segments", col_f(&|c| c.sender.window.cwnd))
-            .add("srtt_s", col_f(&|c| c.sender.srtt().map_or(f64::NAN, to_secs)))
+            .add("data_packets_sent", col_u(&|c| c.sum(|s| s.stats.data_packets)))
+            .add("retransmissions", col_u(&|c| c.sum(|s| s.stats.retransmissions)))
+            .add("timeouts", col_u(&|c| c.sum(|s| s.stats.timeouts)))
+            .add("fast_retransmits", col_u(&|c| c.sum(|s| s.stats.fast_retransmits)))
+            .add("ecn_reductions", col_u(&|c| c.sum(|s| s.stats.ecn_reductions)))
+            .add(
+                "syn_retries",
+                col_u(&|c| {
+                    c.sum(|s| s.syn_retransmissions() as u64)
+                        + c.receiver.subflows.iter().map(|r| r.syn_retransmissions() as u64).sum::<u64>()
+                }),
+            )
+            .add("data_packets_received", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.data_packets).sum()))
+            .add("duplicate_packets", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.duplicate_packets).sum()))
+            .add("ce_marked_packets", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.ce_marked_packets).sum()))
+            .add("acks_sent", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.acks_sent).sum()))
+            .add("final_cwnd_segments", col_f(&|c| c.cwnd()))
+            .add("srtt_s", col_f(&|c| c.first().srtt().map_or(f64::NAN, to_secs)))
             .add("host_energy_j", col_f(&|c| self.connection_host_energy(c)))
-            .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.sender.state).to_lowercase()).collect()));
+            .add("subflows", col_u(&|c| c.sender.subflows.len() as u64))
+            .add("reinjected_bytes", col_u(&|c| c.sender.group.stream.level().map_or(0, |l| l.reinjected_bytes)))
+            .add("state", Column::Str(conns.iter().map(|c| format!("{:?}", c.state()).to_lowercase()).collect()));
         t
     }
 
@@ -276,6 +286,46 @@ impl Simulation {
         t
     }
 
+    /// One row per subflow of every Multipath TCP connection (none for single-path ones).
+    fn subflow_table(&self) -> Table {
+        type Row<'a> = (u32, &'a super::Connection, usize);
+        let rows: Vec<Row> = (self.transport.connections.iter().enumerate())
+            .filter(|(_, c)| c.sender.group.stream.is_multipath())
+            .flat_map(|(id, c)| (0..c.sender.subflows.len()).map(move |s| (id as u32, c, s)))
+            .collect();
+        let col_u =
+            |f: &dyn Fn(&Sender) -> u64| Column::U64(rows.iter().map(|r| f(&r.1.sender.subflows[r.2])).collect());
+        let col_f =
+            |f: &dyn Fn(&Sender) -> f64| Column::F64(rows.iter().map(|r| f(&r.1.sender.subflows[r.2])).collect());
+        let path = |&(id, c, s): &Row| {
+            let ports = self.subflow_ports(id, c, s);
+            ports.iter().map(|&p| self.net.ports[p as usize].name.as_str()).collect::<Vec<_>>().join(" ")
+        };
+        let goodput = |&(_, c, s): &Row| match self.connection_end(c) - c.opened_at {
+            0 => 0.0,
+            span => c.sender.subflows[s].bytes_acked() as f64 * 8.0 / to_secs(span),
+        };
+        let mut t = Table::default();
+        t.add("conn", Column::U64(rows.iter().map(|r| r.0 as u64).collect()))
+            .add(
+                "flow",
+                Column::Str(rows.iter().map(|r| self.transport.flows[r.1.flow as usize].name.clone()).collect()),
+            )
+            .add("subflow", Column::U64(rows.iter().map(|r| r.2 as u64).collect()))
+            .add("path", Column::Str(rows.iter().map(path).collect()))
+            .add("bytes_sent", col_u(&|s| s.bytes_sent()))
+            .add("bytes_acked", col_u(&|s| s.bytes_acked()))
+            .add("retransmissions", col_u(&|s| s.stats.retransmissions))
+            .add("fast_retransmits", col_u(&|s| s.stats.fast_retransmits))
+            .add("timeouts", col_u(&|s| s.stats.timeouts))
+            .add("mean_srtt_s", col_f(&|s| s.mean_srtt().map_or(f64::NAN, |ps| ps / PS_PER_S as f64)))
+            .add("min_rtt_s", col_f(&|s| s.view().min_rtt.map_or(f64::NAN, to_secs)))
+            .add("final_cwnd", col_f(&|s| s.window.cwnd))
+            .add("goodput_bps", Column::F64(rows.iter().map(goodput).collect()))
+            .add("host_energy_j", Column::F64(rows.iter().map(|r| self.subflow_host_energy(r.1, r.2)).collect()));
+        t
+    }
+
     fn cwnd_trace_table(&self) -> Table {
         let tr = &self.logs.cwnd_trace;
         let mut t = Table::default();
@@ -291,6 +341,7 @@ impl Simulation {
                 ),
             )
             .add("connection", Column::U64(tr.iter().map(|c| c.conn as u64).collect()))
+            .add("subflow", Column::U64(tr.iter().map(|c| c.subflow as u64).collect()))
             .add("cwnd_segments", Column::F64(tr.iter().map(|c| c.cwnd).collect()))
             .add("ssthresh_segments", Column::F64(tr.iter().map(|c| c.ssthresh).collect()));
         t

@@ -6,10 +6,12 @@ use rand_distr::{Distribution, Exp};
 use super::Simulation;
 use crate::event::EventKind;
 use crate::packet::{Packet, PacketId};
+use crate::port::PortId;
 use crate::rng::Rng;
+use crate::tcp::ends::{ReceiveEnd, SendEnd};
 use crate::tcp::group::Group;
-use crate::tcp::receiver::Receiver;
-use crate::tcp::sender::Sender;
+use crate::tcp::mptcp::MptcpConfig;
+use crate::tcp::sender::{Sender, SenderState};
 use crate::tcp::{Ctx, Opener, TcpConfig, TcpTimer};
 use crate::time::{after, from_secs, Time};
 
@@ -52,19 +54,21 @@ pub struct Connection {
     pub flow: u32,
     pub sender_node: u32,
     pub receiver_node: u32,
-    /// The congestion controller and the data stream the connection's one subflow shares.
-    pub group: Group,
-    pub sender: Sender,
-    pub receiver: Receiver,
+    /// The subflows' senders and what they share (congestion controller, data stream).
+    pub sender: SendEnd,
+    pub receiver: ReceiveEnd,
     pub opened_at: Time,
-    /// (cwnd, ssthresh) as last written to the cwnd trace.
-    last_traced: (f64, f64),
+    /// The connection's first path slot; subflow s uses slot `path_slot + s` (`forwarding.rs`).
+    pub path_slot: u32,
+    /// Per subflow, (cwnd, ssthresh) as last written to the cwnd trace.
+    last_traced: Vec<(f64, f64)>,
 }
 
 /// One row of the every-change cwnd trace.
 pub struct CwndChange {
     pub time: Time,
     pub conn: u32,
+    pub subflow: u16,
     pub cwnd: f64,
     pub ssthresh: f64,
 }
@@ -75,6 +79,39 @@ pub struct TcpFlow {
     pub app: Application,
     pub connections: Vec<u32>,
     pub traced: bool,
+    /// A Multipath TCP flow's settings and its connections' subflow paths.
+    pub mptcp: Option<MultipathFlow>,
+}
+
+/// What every connection of a Multipath TCP flow runs: its settings and one path per subflow.
+pub struct MultipathFlow {
+    pub config: MptcpConfig,
+    /// Per subflow: the ports it is pinned to, or `None`: the forwarding tables, with the
+    /// subflow's own ECMP hash.
+    pub paths: Vec<Option<Vec<PortId>>>,
+}
+
+impl Connection {
+    /// The first subflow's sender (the only one on a single path).
+    pub fn first(&self) -> &Sender {
+        &self.sender.subflows[0]
+    }
+
+    /// A sender quantity summed over the subflows.
+    pub fn sum(&self, f: impl Fn(&Sender) -> u64) -> u64 {
+        self.sender.subflows.iter().map(f).sum()
+    }
+
+    /// The connection's congestion window: the subflows' together, in segments.
+    pub fn cwnd(&self) -> f64 {
+        self.sender.subflows.iter().map(|s| s.window.cwnd).sum()
+    }
+
+    /// The sender's state: the first subflow's, or the first not closed of several.
+    pub fn state(&self) -> SenderState {
+        let subflows = &self.sender.subflows;
+        subflows.iter().map(|s| s.state).find(|&s| s != SenderState::Closed).unwrap_or(SenderState::Closed)
+    }
 }
 
 impl Simulation {
@@ -120,17 +157,25 @@ impl Simulation {
         tcp.connections.push(id);
         let opener = tcp.config.opener;
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
-        let group = Group::single(&tcp.config, bytes);
+        let (group, buffer) = match &tcp.mptcp {
+            None => (Group::single(&tcp.config, bytes), None),
+            Some(m) => (
+                Group::multipath(&tcp.config, &m.config, m.paths.len(), bytes, self.now),
+                Some(m.config.receive_buffer),
+            ),
+        };
+        let subflows = group.subflows();
         self.transport.connections.push(Connection {
             flow: flow_id,
             sender_node,
             receiver_node: flow.dst,
-            sender: Sender::new(&tcp.config, &group, 0),
-            receiver: Receiver::new(&tcp.config),
-            group,
+            sender: SendEnd::new(&tcp.config, group),
+            receiver: ReceiveEnd::new(&tcp.config, subflows, buffer),
             opened_at: self.now,
-            last_traced: window,
+            path_slot: self.transport.subflow_slots,
+            last_traced: vec![window; subflows],
         });
+        self.transport.subflow_slots += subflows as u32;
         if id as usize == self.transport.connections.len() - 1
             && self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1)
         {
@@ -138,7 +183,8 @@ impl Simulation {
             self.routing.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
         }
         let conn = &mut self.transport.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
+        let mut ctx =
+            Ctx { now: self.now, conn: id, subflow: 0, events: &mut self.events, out: &mut self.transport.outbox };
         let node = match opener {
             Opener::Sender => {
                 conn.sender.connect(&mut ctx);
@@ -155,28 +201,30 @@ impl Simulation {
     /// A TCP packet reached its destination endpoint.
     pub(super) fn tcp_deliver(&mut self, pkt: PacketId) {
         let p = self.pool.get(pkt);
-        let (id, tcp, ecn, at) = (p.conn, p.tcp, p.ecn, p.dst);
+        let (id, subflow, tcp, ecn, at) = (p.conn, p.subflow, p.tcp, p.ecn, p.dst);
         self.pool.release(pkt);
         let conn = &mut self.transport.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
+        let mut ctx =
+            Ctx { now: self.now, conn: id, subflow, events: &mut self.events, out: &mut self.transport.outbox };
         if at == conn.sender_node {
-            conn.sender.on_packet(&tcp, &mut ctx, &mut conn.group);
+            conn.sender.on_packet(subflow as usize, &tcp, &mut ctx);
         } else {
-            conn.receiver.on_packet(&tcp, ecn, &mut ctx);
+            conn.receiver.on_packet(subflow as usize, &tcp, ecn, &mut ctx);
         }
         self.after_endpoint(id, at);
     }
 
-    pub(super) fn tcp_timer(&mut self, id: u32, which: TcpTimer) {
+    pub(super) fn tcp_timer(&mut self, id: u32, subflow: u16, which: TcpTimer) {
         let conn = &mut self.transport.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
+        let mut ctx =
+            Ctx { now: self.now, conn: id, subflow, events: &mut self.events, out: &mut self.transport.outbox };
         let node = match which {
             TcpTimer::Retransmit => {
-                conn.sender.on_timer(&mut ctx, &mut conn.group);
+                conn.sender.on_timer(subflow as usize, &mut ctx);
                 conn.sender_node
             }
             TcpTimer::DelayedAck | TcpTimer::Handshake => {
-                conn.receiver.on_timer(which, &mut ctx);
+                conn.receiver.on_timer(subflow as usize, which, &mut ctx);
                 conn.receiver_node
             }
         };
@@ -188,15 +236,19 @@ impl Simulation {
     fn after_endpoint(&mut self, id: u32, node: u32) {
         let conn = &mut self.transport.connections[id as usize];
         let (flow_id, peer) = (conn.flow, if node == conn.sender_node { conn.receiver_node } else { conn.sender_node });
-        let w = conn.sender.window;
-        if self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced)
-            && (w.cwnd, w.ssthresh) != conn.last_traced
-        {
-            conn.last_traced = (w.cwnd, w.ssthresh);
-            self.logs.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
+        if self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced) {
+            for (s, (sender, last)) in conn.sender.subflows.iter().zip(conn.last_traced.iter_mut()).enumerate() {
+                let w = sender.window;
+                if (w.cwnd, w.ssthresh) != *last {
+                    *last = (w.cwnd, w.ssthresh);
+                    let change =
+                        CwndChange { time: self.now, conn: id, subflow: s as u16, cwnd: w.cwnd, ssthresh: w.ssthresh };
+                    self.logs.cwnd_trace.push(change);
+                }
+            }
         }
         // The connection, not the receiver, knows how much the application sends.
-        let completed = conn.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
+        let completed = conn.sender.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
 
         let mut out = std::mem::take(&mut self.transport.outbox);
         for o in out.drain(..) {
@@ -212,6 +264,7 @@ impl Simulation {
                 ttl: self.routing.ttl,
                 ecn: o.ecn,
                 conn: id,
+                subflow: o.subflow,
                 tcp: o.tcp,
             });
             self.send_from(node, pkt);

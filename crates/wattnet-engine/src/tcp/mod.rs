@@ -5,7 +5,9 @@
 //! by the simulation or, in tests, by hand.
 
 pub mod cc;
+pub mod ends;
 pub mod group;
+pub mod mptcp;
 pub mod receiver;
 #[cfg(test)]
 mod receiver_tests;
@@ -141,6 +143,8 @@ pub enum TcpTimer {
 /// A packet an endpoint wants sent.
 #[derive(Clone, Copy, Debug)]
 pub struct Outgoing {
+    /// The subflow that sent it (0 on a single path).
+    pub subflow: u16,
     pub tcp: TcpHeader,
     pub ecn: Ecn,
     pub size_bytes: u32,
@@ -150,22 +154,24 @@ pub struct Outgoing {
 pub struct Ctx<'a> {
     pub now: Time,
     pub conn: u32,
+    /// The subflow of the connection the endpoint belongs to (0 on a single path).
+    pub subflow: u16,
     pub events: &'a mut EventQueue,
     pub out: &'a mut Vec<Outgoing>,
 }
 
 impl Ctx<'_> {
     pub fn send(&mut self, tcp: TcpHeader, ecn: Ecn, size_bytes: u32) {
-        self.out.push(Outgoing { tcp, ecn, size_bytes });
+        self.out.push(Outgoing { subflow: self.subflow, tcp, ecn, size_bytes });
     }
 
     pub fn arm(&mut self, timer: &mut Timer, deadline: Time, which: TcpTimer) {
-        timer.set(deadline, self.events, EventKind::Tcp { conn: self.conn, timer: which });
+        timer.set(deadline, self.events, EventKind::Tcp { conn: self.conn, subflow: self.subflow, timer: which });
     }
 
     /// True if this firing of `timer` is its expiry (see [`Timer::fire`]).
     pub fn expired(&mut self, timer: &mut Timer, which: TcpTimer) -> bool {
-        timer.fire(self.now, self.events, EventKind::Tcp { conn: self.conn, timer: which })
+        timer.fire(self.now, self.events, EventKind::Tcp { conn: self.conn, subflow: self.subflow, timer: which })
     }
 }
 

@@ -205,18 +205,11 @@ impl Receiver {
         }
         if start > self.rcv_nxt {
             // RFC 5681 §4.2: out-of-order data produces an immediate (duplicate) ACK.
-            self.latest_block = Some(self.insert_out_of_order(start, end));
+            self.latest_block = Some(insert_range(&mut self.out_of_order, start, end));
             return self.send_ack(ctx);
         }
         let filled_hole = !self.out_of_order.is_empty();
-        self.rcv_nxt = end;
-        while let Some(&(s, e)) = self.out_of_order.first() {
-            if s > self.rcv_nxt {
-                break;
-            }
-            self.rcv_nxt = self.rcv_nxt.max(e);
-            self.out_of_order.remove(0);
-        }
+        self.rcv_nxt = advance(&mut self.out_of_order, end);
         if self.out_of_order.is_empty() {
             self.latest_block = None;
         }
@@ -237,19 +230,6 @@ impl Receiver {
             }
             _ => self.send_ack(ctx),
         }
-    }
-
-    /// Adds [start, end) to the out-of-order ranges; returns the merged block containing it.
-    fn insert_out_of_order(&mut self, start: u64, end: u64) -> (u64, u64) {
-        let ranges = &mut self.out_of_order;
-        let i = ranges.partition_point(|&(_, e)| e < start);
-        let mut merged = (start, end);
-        while i < ranges.len() && ranges[i].0 <= merged.1 {
-            merged = (merged.0.min(ranges[i].0), merged.1.max(ranges[i].1));
-            ranges.remove(i);
-        }
-        ranges.insert(i, merged);
-        merged
     }
 
     pub fn on_timer(&mut self, which: TcpTimer, ctx: &mut Ctx) {
@@ -326,4 +306,30 @@ impl Receiver {
         let options = sack_option + if self.timestamps { 12 } else { 0 };
         ctx.send(tcp, Ecn::NotEct, self.header_bytes + options);
     }
+}
+
+/// Adds [start, end) to sorted, disjoint out-of-order `ranges`; returns the merged block
+/// containing it.
+pub(super) fn insert_range(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) -> (u64, u64) {
+    let i = ranges.partition_point(|&(_, e)| e < start);
+    let mut merged = (start, end);
+    while i < ranges.len() && ranges[i].0 <= merged.1 {
+        merged = (merged.0.min(ranges[i].0), merged.1.max(ranges[i].1));
+        ranges.remove(i);
+    }
+    ranges.insert(i, merged);
+    merged
+}
+
+/// The next expected sequence number once data up to `nxt` is in order: the out-of-order
+/// `ranges` it reaches join it and leave the list.
+pub(super) fn advance(ranges: &mut Vec<(u64, u64)>, mut nxt: u64) -> u64 {
+    while let Some(&(s, e)) = ranges.first() {
+        if s > nxt {
+            break;
+        }
+        nxt = nxt.max(e);
+        ranges.remove(0);
+    }
+    nxt
 }

@@ -50,7 +50,7 @@ impl Harness {
 
     fn feed(&mut self, h: &TcpHeader, ecn: Ecn) -> Vec<Outgoing> {
         let start = self.out.len();
-        let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
+        let mut ctx = Ctx { now: self.now, conn: 0, subflow: 0, events: &mut self.events, out: &mut self.out };
         self.receiver.on_packet(h, ecn, &mut ctx);
         self.out[start..].to_vec()
     }
@@ -71,7 +71,7 @@ impl Harness {
             self.now = ev.time;
             assert!(matches!(ev.kind, EventKind::Tcp { timer: TcpTimer::DelayedAck, .. }));
             let start = self.out.len();
-            let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
+            let mut ctx = Ctx { now: self.now, conn: 0, subflow: 0, events: &mut self.events, out: &mut self.out };
             self.receiver.on_timer(TcpTimer::DelayedAck, &mut ctx);
             if self.out.len() > start {
                 return (ev.time, self.out[start..].iter().map(seen).collect());

@@ -53,7 +53,7 @@ impl Harness {
 
     fn with_ctx(&mut self, f: impl FnOnce(&mut Sender, &mut Ctx, &mut Group)) -> Vec<Outgoing> {
         let start = self.out.len();
-        let mut ctx = Ctx { now: self.now, conn: 0, events: &mut self.events, out: &mut self.out };
+        let mut ctx = Ctx { now: self.now, conn: 0, subflow: 0, events: &mut self.events, out: &mut self.out };
         f(&mut self.sender, &mut ctx, &mut self.group);
         self.out[start..].to_vec()
     }

@@ -12,6 +12,9 @@ use crate::time::Time;
 pub struct Sent {
     pub start: u64,
     pub end: u64,
+    /// The data sequence number of `start` on a multipath connection (RFC 8684 §3.3.1: a
+    /// retransmission on the same subflow keeps its mapping); 0 on a single path.
+    pub dsn: u64,
     pub sent_at: Time,
     /// Ever retransmitted (Karn's rule: no RTT sample from it without timestamps).
     pub retransmitted: bool,
@@ -55,6 +58,10 @@ impl Scoreboard {
     fn index_of(&self, seq: u64) -> Option<usize> {
         let i = self.segs.partition_point(|s| s.end <= seq);
         (i < self.segs.len() && self.segs[i].start <= seq).then_some(i)
+    }
+
+    pub fn get(&self, seq: u64) -> Option<&Sent> {
+        self.index_of(seq).map(|i| &self.segs[i])
     }
 
     pub fn get_mut(&mut self, seq: u64) -> Option<&mut Sent> {

@@ -57,6 +57,9 @@ pub struct Sender {
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
+    /// A subflow of a multipath connection: the connection grants data and checks the receive
+    /// window (RFC 8684 §3.3.4), and segments carry their data sequence numbers.
+    multipath: bool,
     pub window: Window,
     pub cong: CongState,
     snd_una: u64,
@@ -119,13 +122,14 @@ impl Sender {
             reno_bug_fix: cfg.reno_bug_fix,
             state: SenderState::Listen,
             index,
+            multipath: group.stream.is_multipath(),
             window: Window { cwnd: cfg.initial_window, ssthresh },
             cong: CongState::Open,
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
             data_end: u64::MAX,
-            rwnd: cfg.receive_window,
+            rwnd: if group.stream.is_multipath() { u64::MAX / 4 } else { cfg.receive_window },
             rcv_ack: 0,
             dupacks: 0,
             recover: 0,
@@ -188,6 +192,11 @@ impl Sender {
         Subflows { index: self.index, all: views }
     }
 
+    /// Data bytes sent (first transmissions).
+    pub fn bytes_sent(&self) -> u64 {
+        self.snd_max.saturating_sub(1).min(self.data_end - 1)
+    }
+
     /// Data bytes acknowledged by the receiver.
     pub fn bytes_acked(&self) -> u64 {
         self.snd_una.saturating_sub(1).min(self.data_end - 1)
@@ -207,7 +216,7 @@ impl Sender {
             f = flags::SYN | flags::ACK | if self.ecn { flags::ECE } else { 0 };
         }
         self.syn_sent_at = ctx.now;
-        self.emit(ctx, 0, 0, f, Ecn::NotEct);
+        self.emit(ctx, 0, 0, 0, f, Ecn::NotEct);
         let deadline = after(ctx.now, self.rto.rto());
         ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
     }
@@ -231,11 +240,11 @@ impl Sender {
                 self.rcv_ack = h.seq + 1;
                 self.establish(ctx);
                 // RFC 9293 §3.5: the third segment of the handshake.
-                self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
+                self.emit(ctx, self.snd_nxt, 0, 0, flags::ACK, Ecn::NotEct);
                 self.send_data(ctx, g);
             }
             SenderState::Established => self.on_ack(h, ctx, g),
-            SenderState::Closed if h.has(flags::FIN) => self.emit(ctx, self.snd_max, 0, flags::ACK, Ecn::NotEct),
+            SenderState::Closed if h.has(flags::FIN) => self.emit(ctx, self.snd_max, 0, 0, flags::ACK, Ecn::NotEct),
             _ => {}
         }
     }
@@ -259,10 +268,17 @@ impl Sender {
     fn on_ack(&mut self, h: &TcpHeader, ctx: &mut Ctx, g: &mut Group) {
         if h.has(flags::SYN) {
             // The SYN-ACK again: our handshake ACK was lost.
-            return self.emit(ctx, self.snd_nxt, 0, flags::ACK, Ecn::NotEct);
+            return self.emit(ctx, self.snd_nxt, 0, 0, flags::ACK, Ecn::NotEct);
         }
         self.stats.acks_received += 1;
-        self.rwnd = h.window;
+        if self.multipath {
+            // RFC 8684 §3.3.4: the window is the connection's, relative to the DATA_ACK; the
+            // connection checks it, so the subflow's own test always passes.
+            g.stream.on_data_ack(h.data_ack, h.window);
+            self.rwnd = u64::MAX / 4;
+        } else {
+            self.rwnd = h.window;
+        }
         self.delivered = 0.0;
         if self.recovery == Recovery::Sack {
             // RFC 6675 §5 Update() and IsLost, incrementally.
@@ -280,7 +296,7 @@ impl Sender {
         if h.has(flags::FIN) && self.data_end != u64::MAX && self.snd_una == self.data_end + 1 {
             // RFC 9293 §3.6: acknowledge the receiver's FIN; both directions are closed.
             self.rcv_ack = h.seq + 1;
-            self.emit(ctx, self.snd_una, 0, flags::ACK, Ecn::NotEct);
+            self.emit(ctx, self.snd_una, 0, 0, flags::ACK, Ecn::NotEct);
             self.timer.cancel();
             self.state = SenderState::Closed;
             return;
@@ -492,6 +508,18 @@ impl Sender {
         self.cong = CongState::Open;
         self.window.cwnd = self.window.ssthresh;
         g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, now);
+    }
+
+    /// Multipath TCP penalisation (Raiciu et al., "How Hard Can It Be? Designing and
+    /// Implementing a Deployable Multipath TCP", NSDI 2012, §4.2; Linux `mptcp_sched.c`
+    /// `mptcp_rcv_buf_optimization`): this subflow holds up the connection's receive window, so
+    /// its window is halved, and ssthresh too unless it is in slow start.
+    pub fn penalise(&mut self) {
+        let prior = self.window.cwnd;
+        self.window.cwnd = (prior / 2.0).max(1.0);
+        if prior >= self.window.ssthresh {
+            self.window.ssthresh = (self.window.ssthresh / 2.0).max(2.0);
+        }
     }
 
     /// The retransmission timer fired.

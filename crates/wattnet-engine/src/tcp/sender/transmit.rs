@@ -35,26 +35,29 @@ impl Sender {
             }
             if self.snd_nxt >= self.data_end {
                 if self.snd_nxt == self.data_end {
-                    self.send_segment(self.data_end, 0, ctx);
+                    self.send_segment(self.data_end, 0, 0, ctx);
                     self.snd_nxt = self.data_end + 1;
                 }
                 break;
             }
-            // Resent data keeps its segments; new data is what the group grants.
-            let len = if self.snd_nxt < self.snd_max {
-                (self.snd_max - self.snd_nxt).min(self.mss as u64)
-            } else {
-                g.stream.available(self.mss as u64)
-            };
-            let outstanding = self.snd_nxt - self.snd_una;
             // RFC 5681 §2: FlightSize may not exceed min(cwnd, rwnd).
-            if outstanding + len > window || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss as u64) {
-                break;
-            }
-            if self.snd_nxt == self.snd_max {
-                g.stream.grant(len);
-            }
-            self.send_segment(self.snd_nxt, len as u32, ctx);
+            let outstanding = self.snd_nxt - self.snd_una;
+            let room = window
+                .saturating_sub(outstanding)
+                .min((self.snd_una + self.rwnd.max(self.mss as u64)).saturating_sub(self.snd_nxt));
+            // Resent data keeps its segments; new data is what the group grants.
+            let (dsn, len) = if self.snd_nxt < self.snd_max {
+                match self.resent_segment(self.snd_nxt) {
+                    (dsn, len) if len <= room => (dsn, len),
+                    _ => break,
+                }
+            } else {
+                match g.take(self.index, self.cong, self.mss, room, ctx.now) {
+                    Some(grant) => grant,
+                    None => break,
+                }
+            };
+            self.send_segment(self.snd_nxt, len as u32, dsn, ctx);
             self.snd_nxt += len;
         }
     }
@@ -69,17 +72,17 @@ impl Sender {
         while self.window.cwnd - pipe >= 1.0 {
             // NextSeg rule 1: the lowest lost, unSACKed segment not yet retransmitted.
             if let Some(s) = repair.then(|| self.sent.next_lost()).flatten() {
-                self.send_segment(s.start, (s.end - s.start) as u32, ctx);
+                self.send_segment(s.start, (s.end - s.start) as u32, s.dsn, ctx);
                 pipe += 1.0;
                 continue;
             }
             // NextSeg rule 2: new data, if the receiver's window allows.
-            let len = if self.data_end == u64::MAX { g.stream.available(self.mss as u64) } else { 0 };
-            if len == 0 || self.snd_max + len > self.snd_una + self.rwnd.max(self.mss as u64) {
+            if self.data_end != u64::MAX {
                 break;
             }
-            g.stream.grant(len);
-            self.send_segment(self.snd_max, len as u32, ctx);
+            let room = (self.snd_una + self.rwnd.max(self.mss as u64)).saturating_sub(self.snd_max);
+            let Some((dsn, len)) = g.take(self.index, self.cong, self.mss, room, ctx.now) else { break };
+            self.send_segment(self.snd_max, len as u32, dsn, ctx);
             self.snd_nxt = self.snd_max;
             pipe += 1.0;
         }
@@ -106,17 +109,53 @@ impl Sender {
     }
 
     pub(super) fn retransmit(&mut self, seq: u64, ctx: &mut Ctx) {
-        let len = match self.sent.front() {
-            Some(s) if s.start == seq => s.end - s.start,
-            _ => (self.snd_max - seq).min(self.mss as u64),
+        let (dsn, len) = match self.sent.front() {
+            Some(s) if s.start == seq => (s.dsn, s.end - s.start),
+            _ => self.resent_segment(seq),
         };
         // The FIN alone occupies one sequence number and carries no data.
         let len = if seq == self.data_end { 0 } else { len };
-        self.send_segment(seq, len as u32, ctx);
+        self.send_segment(seq, len as u32, dsn, ctx);
+    }
+
+    /// The data sequence number and length of the data segment sent before at `seq`: a
+    /// resend covers that segment (at most one MSS) and keeps its mapping (RFC 8684 §3.3.1).
+    /// A single-path connection's segments need no mapping and follow one another unbroken.
+    fn resent_segment(&self, seq: u64) -> (u64, u64) {
+        let len = (self.snd_max - seq).min(self.mss as u64);
+        if !self.multipath {
+            return (0, len);
+        }
+        match self.sent.get(seq) {
+            Some(s) => (s.dsn + (seq - s.start), len.min(s.end - seq)),
+            None => (0, len),
+        }
+    }
+
+    /// Whether this subflow could take a full segment of new data now: established, not
+    /// closing, not resending after a timeout or repairing in fast recovery (where its own
+    /// ACKs clock it), and with a segment of congestion window free. A multipath connection's
+    /// scheduler offers data to the subflows that are ready.
+    pub fn ready_for_data(&self) -> bool {
+        if self.state != SenderState::Established || self.data_end != u64::MAX || self.snd_nxt != self.snd_max {
+            return false;
+        }
+        match self.cong {
+            CongState::Recovery | CongState::Loss => false,
+            CongState::Disorder if self.recovery == Recovery::Sack && self.sack_limited_transmit => {
+                self.window.cwnd - self.sent.pipe() as f64 >= 1.0
+            }
+            _ => {
+                let extra =
+                    if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
+                let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
+                self.snd_max - self.snd_una + self.mss as u64 <= window
+            }
+        }
     }
 
     /// Puts one data segment (or the FIN, with `len` 0 at `data_end`) on the wire.
-    pub(super) fn send_segment(&mut self, seq: u64, len: u32, ctx: &mut Ctx) {
+    pub(super) fn send_segment(&mut self, seq: u64, len: u32, dsn: u64, ctx: &mut Ctx) {
         let retransmission = seq < self.snd_max;
         let fin = seq == self.data_end;
         let mut f = flags::ACK | if fin { flags::FIN } else { 0 };
@@ -127,7 +166,7 @@ impl Sender {
         }
         // RFC 3168 §6.1.5: retransmissions and the FIN are not ECN-capable.
         let ecn = if self.ecn && !retransmission && len > 0 { Ecn::Ect0 } else { Ecn::NotEct };
-        self.emit(ctx, seq, len, f, ecn);
+        self.emit(ctx, seq, len, dsn, f, ecn);
         if len > 0 {
             self.stats.data_packets += 1;
             if self.cong == CongState::Recovery {
@@ -146,6 +185,7 @@ impl Sender {
             self.sent.push(Sent {
                 start: seq,
                 end,
+                dsn,
                 sent_at: ctx.now,
                 retransmitted: false,
                 sacked: false,
@@ -164,7 +204,7 @@ impl Sender {
         }
     }
 
-    pub(super) fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, f: u8, ecn: Ecn) {
+    pub(super) fn emit(&mut self, ctx: &mut Ctx, seq: u64, len: u32, dsn: u64, f: u8, ecn: Ecn) {
         // RFC 7323 §3: TSval is the sender's clock; the option takes 10 bytes, 12 padded.
         let (ts_val, options) = if self.timestamps { (crate::packet::ts_clock(ctx.now), 12) } else { (0, 0) };
         let tcp = TcpHeader {
@@ -174,6 +214,7 @@ impl Sender {
             window: self.advertised_window,
             flags: f,
             ts_val,
+            dsn,
             ..Default::default()
         };
         ctx.send(tcp, ecn, len + self.header_bytes + options);

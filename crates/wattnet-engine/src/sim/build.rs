@@ -11,12 +11,10 @@ use crate::host::{HostActivity, HostModel};
 use crate::packet::PacketPool;
 use crate::port::{PacketErrorModel, Port, PortId, Sleep, SleepState};
 use crate::queue::QueueDiscipline;
-use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{
-    EventSpec, LinkSpec, NodeSpec, PortOverride, ReconvergenceSpec, RecorderSpec, Scenario, TrafficSpec,
-};
+use crate::scenario::{EventSpec, LinkSpec, NodeSpec, PortOverride, RecorderSpec, Scenario, TrafficSpec};
+use crate::sim::recorder::Recorder;
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
@@ -73,7 +71,7 @@ impl Simulation {
         let names = node_names(s)?;
         let (net, port_ids) = network(s, &names, policies)?;
         let routes = ForwardingTable::shortest_paths(s.nodes.len(), &net.ports, s.routing.metric, s.routing.ecmp);
-        let reconvergence = reconvergence(s)?;
+        let reconvergence = Reconvergence::from_spec(s.routing.reconvergence.as_ref())?;
         let (mut transport, pinned) = transport(s, &names, &net, &port_ids, &routes, end)?;
         let actions = actions(s, &names, &net, &port_ids, end)?;
         let logs = logs(s, &net, &port_ids, &mut transport.flows)?;
@@ -177,6 +175,9 @@ fn network(s: &Scenario, names: &Names, policies: &mut dyn PolicySource) -> Resu
     Ok((Network { node_names, hosts, ports }, PortIds(port_ids)))
 }
 
+/// Per flow, the ports it is pinned to, if it is.
+type PinnedPaths = Vec<Option<Vec<PortId>>>;
+
 /// The flows, with their UDP sources, and each flow's pinned path if it has one.
 fn transport(
     s: &Scenario,
@@ -185,7 +186,7 @@ fn transport(
     port_ids: &PortIds,
     routes: &ForwardingTable,
     end: Time,
-) -> Result<(Transport, Vec<Option<Vec<PortId>>>), ScenarioError> {
+) -> Result<(Transport, PinnedPaths), ScenarioError> {
     let mut flows = Vec::with_capacity(s.flows.len());
     let mut sources = Vec::with_capacity(s.flows.len());
     let mut flow_names = HashSet::new();
@@ -432,27 +433,6 @@ fn pinned_path(
         return Err(err(format!("{field}.path"), format!("ends at '{end}', not at the flow's dst '{dst}'")));
     }
     Ok(path)
-}
-
-fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
-    let f = "routing.reconvergence";
-    Ok(match s.routing.reconvergence {
-        None => Reconvergence::Static,
-        Some(ReconvergenceSpec::Global { delay_s }) => {
-            Reconvergence::Global { delay: seconds(delay_s, &format!("{f}.delay_s"), false)? }
-        }
-        Some(ReconvergenceSpec::LinkState { detection_s, hop_processing_s, spf_delay_s, lsa_bytes }) => {
-            if lsa_bytes == 0 {
-                return Err(err(format!("{f}.lsa_bytes"), "must be at least 1"));
-            }
-            Reconvergence::LinkState {
-                detection: seconds(detection_s, &format!("{f}.detection_s"), false)?,
-                hop_processing: seconds(hop_processing_s, &format!("{f}.hop_processing_s"), false)?,
-                spf_delay: seconds(spf_delay_s, &format!("{f}.spf_delay_s"), false)?,
-                lsa_bytes,
-            }
-        }
-    })
 }
 
 /// The web-like application of flow `i` (Poisson requests, Pareto sizes), validated.

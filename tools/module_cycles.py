@@ -77,8 +77,8 @@ def simulation_size(src: Path) -> tuple[int, int, list[str]]:
         text = without_tests(path.read_text())
         struct = re.search(r"pub struct Simulation \{", text)
         if struct:
-            fields = len(re.findall(r"^\s*pub\(crate\) \w+:", block_after(text, struct.start()), re.M))
-        impls = [m.start() for m in re.finditer(r"^impl Simulation \{", text, re.M)]
+            fields = len(re.findall(r"^\s*pub\(crate\) \w+:", block_after(text, struct.start()), re.MULTILINE))
+        impls = [m.start() for m in re.finditer(r"^impl Simulation \{", text, re.MULTILINE)]
         if impls:
             files.append(str(path.relative_to(src)))
             methods += sum(len(re.findall(r"\bfn \w+", block_after(text, i))) for i in impls)

@@ -3,9 +3,9 @@
 
 use rand::Rng as _;
 
+use crate::admission::{Admission, Arrival, BufferLimit, Limit, QueueState};
 use crate::error::ScenarioError;
 use crate::packet::Ecn;
-use crate::queue::{Admission, Arrival, BufferLimit, Limit, QueueState};
 use crate::rng::Rng;
 use crate::scenario::{QueueSpec, RedIdleDecay, RedMode};
 use crate::time::{serialization, Time};

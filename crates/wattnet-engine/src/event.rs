@@ -33,9 +33,20 @@ pub enum EventKind {
     /// The recorder takes a sample.
     Sample,
     /// A TCP connection's timer (of its subflow `subflow`; 0 on a single path).
-    Tcp { conn: u32, subflow: u16, timer: crate::tcp::TcpTimer },
+    Tcp { conn: u32, subflow: u16, timer: TcpTimer },
     /// Used only by the bare event-queue benchmark.
     Bench { id: u32 },
+}
+
+/// Which of a TCP connection's timers an event serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpTimer {
+    /// The sender's retransmission timer (also SYN / SYN-ACK retries).
+    Retransmit,
+    /// The receiver's delayed-ACK timer.
+    DelayedAck,
+    /// The receiver's SYN retries when it opens the connection.
+    Handshake,
 }
 
 #[derive(Clone, Copy, Debug)]

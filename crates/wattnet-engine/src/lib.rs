@@ -3,6 +3,7 @@
 //! A [`Scenario`] (the contract with the Python front end) is built into a [`Simulation`],
 //! run to its end, and turned into columnar [`Results`].
 
+pub mod admission;
 pub mod aqm;
 pub mod available_bandwidth;
 pub mod bench;
@@ -15,7 +16,6 @@ pub mod packet;
 pub mod pcap;
 pub mod port;
 pub mod queue;
-pub mod recorder;
 pub mod results;
 pub mod rng;
 pub mod routing;

@@ -1,7 +1,7 @@
 //! Packet capture: classic libpcap files of chosen ports, readable by Wireshark and tshark.
 //!
 //! The scenario says *what* to capture (`pcap = [{ port = "r1->r2" }]`); the caller says
-//! *where*, with [`Simulation::capture_to`]. Each packet of a captured port is recorded when
+//! *where*, with `Simulation::capture_to`. Each packet of a captured port is recorded when
 //! its transmission ends, stamped with that instant. Without a directory nothing is opened
 //! and the hot loop pays one branch on an `Option` per transmission.
 //!
@@ -55,10 +55,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::ScenarioError;
-use crate::packet::{flags, Ecn, Packet, NO_CONNECTION};
+use crate::packet::{flags, Ecn, Packet};
 use crate::port::{Port, PortId};
 use crate::scenario::PcapSpec;
-use crate::sim::Simulation;
 use crate::tcp::{Recovery, TcpConfig};
 use crate::time::Time;
 
@@ -76,7 +75,7 @@ pub const MAX_NODES: usize = (1 << 24) - 2;
 /// The largest `snap_bytes`: an IPv4 packet is at most this long.
 pub const MAX_SNAP_BYTES: u32 = 65535;
 /// The file header's snap length when records keep the headers only: IPv4 20 + TCP 60.
-const HEADERS_SNAPLEN: u32 = 80;
+pub(crate) const HEADERS_SNAPLEN: u32 = 80;
 /// RFC 7323 §2.3: a window scale shift above 14 is treated as 14.
 const MAX_WINDOW_SHIFT: u8 = 14;
 
@@ -409,7 +408,7 @@ fn fail(path: &Path) -> impl FnOnce(io::Error) -> PcapError {
     move |error| PcapError { path, error }
 }
 
-fn file_header(snaplen: u32) -> [u8; 24] {
+pub(crate) fn file_header(snaplen: u32) -> [u8; 24] {
     let mut h = [0u8; 24];
     h[0..4].copy_from_slice(&MAGIC_NANOSECONDS.to_le_bytes());
     h[4..6].copy_from_slice(&2u16.to_le_bytes());
@@ -421,7 +420,7 @@ fn file_header(snaplen: u32) -> [u8; 24] {
 }
 
 /// The 16-byte record header: the time in s and ns (picoseconds truncated), then lengths.
-fn record_header(now: Time, incl_len: u32, orig_len: u32) -> [u8; 16] {
+pub(crate) fn record_header(now: Time, incl_len: u32, orig_len: u32) -> [u8; 16] {
     let mut h = [0u8; 16];
     let secs = (now / 1_000_000_000_000).min(u32::MAX as u64) as u32;
     let nanos = ((now % 1_000_000_000_000) / 1000) as u32;
@@ -443,22 +442,19 @@ fn hosts_file(node_names: &[String]) -> String {
     s
 }
 
-impl Simulation {
-    /// Opens the capture files the scenario asks for in `dir` (created if need be), with a
-    /// `hosts` file naming the nodes, and returns their paths; nothing when the scenario
-    /// captures nothing. Packets whose transmission ends from now on are recorded; the files
-    /// are buffered: [`Simulation::flush_captures`] writes them out and reports any error
-    /// (dropping the simulation flushes them too, but cannot report).
-    pub fn capture_to(&mut self, dir: &Path) -> Result<Vec<PathBuf>, PcapError> {
-        if self.logs.pcap.requests.is_empty() {
+impl Captures {
+    /// Opens the capture files in `dir` (created if need be), with a `hosts` file naming the
+    /// nodes, and returns their paths; nothing when no port is to be captured.
+    pub fn open(&mut self, dir: &Path, node_names: &[String], ports: usize) -> Result<Vec<PathBuf>, PcapError> {
+        if self.requests.is_empty() {
             return Ok(vec![]);
         }
         fs::create_dir_all(dir).map_err(fail(dir))?;
         let hosts = dir.join("hosts");
-        fs::write(&hosts, hosts_file(&self.net.node_names)).map_err(fail(&hosts))?;
-        let mut slot = vec![NOT_CAPTURED; self.net.ports.len()];
-        let mut files = Vec::with_capacity(self.logs.pcap.requests.len());
-        for r in &self.logs.pcap.requests {
+        fs::write(&hosts, hosts_file(node_names)).map_err(fail(&hosts))?;
+        let mut slot = vec![NOT_CAPTURED; ports];
+        let mut files = Vec::with_capacity(self.requests.len());
+        for r in &self.requests {
             let path = dir.join(&r.file_name);
             let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(fail(&path))?);
             out.write_all(&file_header(r.snap_bytes.unwrap_or(HEADERS_SNAPLEN))).map_err(fail(&path))?;
@@ -466,13 +462,13 @@ impl Simulation {
             files.push(PcapFile { path, out, snap: r.snap_bytes, next_ip_id: 0, error: None });
         }
         let paths = files.iter().map(|f| f.path.clone()).collect();
-        self.logs.pcap.active = Some(Box::new(ActiveCaptures { slot, files, scratch: Vec::with_capacity(256) }));
+        self.active = Some(Box::new(ActiveCaptures { slot, files, scratch: Vec::with_capacity(256) }));
         Ok(paths)
     }
 
     /// Writes out what the capture files buffer; reports the first error any of them met.
-    pub fn flush_captures(&mut self) -> Result<(), PcapError> {
-        let Some(active) = self.logs.pcap.active.as_deref_mut() else { return Ok(()) };
+    pub fn flush(&mut self) -> Result<(), PcapError> {
+        let Some(active) = self.active.as_deref_mut() else { return Ok(()) };
         for f in &mut active.files {
             if let Some(e) = f.error.take() {
                 // Reported once; the file stays closed to further writes.
@@ -487,31 +483,22 @@ impl Simulation {
         Ok(())
     }
 
-    /// Records packet `pkt`, whose transmission on `port` ended now, if that port is captured.
-    #[cold]
-    pub(crate) fn capture_tx(&mut self, port: PortId, pkt: crate::packet::PacketId) {
-        let Some(active) = self.logs.pcap.active.as_deref_mut() else { return };
-        let index = active.slot[port as usize];
-        if index == NOT_CAPTURED {
-            return;
-        }
-        let p = self.pool.get(pkt);
-        let transport = if p.conn == NO_CONNECTION {
-            Transport::Udp { src_port: source_port(p.flow), dst_port: SINK_PORT }
-        } else {
-            let conn = &self.transport.connections[p.conn as usize];
-            match self.transport.flows[conn.flow as usize].tcp.as_ref() {
-                Some(tcp) => Transport::Tcp(TcpEnds::of(p.conn, p.src == conn.sender_node, &tcp.config)),
-                None => Transport::Udp { src_port: source_port(p.flow), dst_port: SINK_PORT },
-            }
-        };
-        let file = &mut active.files[index as usize];
+    /// True if `port`'s transmissions are being recorded.
+    pub fn captures(&self, port: PortId) -> bool {
+        self.active.as_deref().is_some_and(|a| a.slot[port as usize] != NOT_CAPTURED)
+    }
+
+    /// Records packet `p`, whose transmission on captured port `port` ended at `now`, carried
+    /// by `transport`.
+    pub fn record(&mut self, port: PortId, now: Time, p: &Packet, transport: &Transport) {
+        let active = self.active.as_deref_mut().expect("recording needs open captures");
+        let file = &mut active.files[active.slot[port as usize] as usize];
         if file.error.is_some() {
             return;
         }
-        let orig_len = encode(p, &transport, file.next_ip_id, file.snap, &mut active.scratch);
+        let orig_len = encode(p, transport, file.next_ip_id, file.snap, &mut active.scratch);
         file.next_ip_id = file.next_ip_id.wrapping_add(1);
-        let header = record_header(self.now, active.scratch.len() as u32, orig_len);
+        let header = record_header(now, active.scratch.len() as u32, orig_len);
         if let Err(e) = file.out.write_all(&header).and_then(|_| file.out.write_all(&active.scratch)) {
             file.error = Some(e);
         }
@@ -729,113 +716,6 @@ mod tests {
             encode(&Packet { size_bytes: 100, ecn, ..Default::default() }, &t, 0, Some(10), &mut out);
             assert_eq!((out.len(), out[1]), (10, bits));
         }
-    }
-
-    /// A fresh directory for one test, removed when dropped.
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(name: &str) -> TempDir {
-            let dir = std::env::temp_dir().join(format!("wattnet-pcap-{name}-{}", std::process::id()));
-            let _ = fs::remove_dir_all(&dir);
-            TempDir(dir)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-
-    const UDP_LINE: &str = r#"{"seed": 1, "duration_s": 0.05,
-        "nodes": [{"name": "a"}, {"name": "b"}],
-        "links": [{"a": "a", "b": "b", "rate_bps": 1e6, "delay_s": 0.001}],
-        "flows": [{"name": "f", "src": "a", "dst": "b", "traffic": {"type": "cbr", "rate_bps": 8e5},
-                   "packet_size": {"type": "fixed", "bytes": 500}}],
-        "pcap": [{"port": "a->b"}, {"port": "b->a"}]}"#;
-
-    #[test]
-    fn a_run_writes_one_record_per_transmission_stamped_at_its_end() {
-        let tmp = TempDir::new("run");
-        let mut sim = Simulation::from_json(UDP_LINE).unwrap();
-        let files = sim.capture_to(&tmp.0).unwrap();
-        assert_eq!(files, [tmp.0.join("a-b.pcap"), tmp.0.join("b-a.pcap")]);
-        sim.run();
-        sim.flush_captures().unwrap();
-        let bytes = fs::read(&files[0]).unwrap();
-        assert_eq!(bytes[..24], file_header(HEADERS_SNAPLEN));
-        // 500 B every 5 ms from t = 0, each 4 ms on the wire: 10 packets in 50 ms.
-        let records: Vec<&[u8]> = bytes[24..].chunks(16 + 28).collect();
-        assert_eq!(records.len(), 10);
-        for (i, r) in records.iter().enumerate() {
-            let ns = (i as u64 * 5 + 4) * 1_000_000;
-            assert_eq!(r[..16], record_header(ns * 1000, 28, 500), "record {i}");
-            assert_eq!(&r[20..22], &(i as u16).to_be_bytes(), "ip id");
-        }
-        assert_eq!(fs::read(&files[1]).unwrap().len(), 24, "nothing crossed b->a");
-        assert_eq!(
-            fs::read_to_string(tmp.0.join("hosts")).unwrap().lines().skip(1).collect::<Vec<_>>(),
-            ["10.0.0.1\ta", "10.0.0.2\tb"]
-        );
-        // Capturing changes nothing in the run.
-        let mut plain = Simulation::from_json(UDP_LINE).unwrap();
-        plain.run();
-        assert_eq!(format!("{:?}", plain.results().unwrap()), format!("{:?}", sim.results().unwrap()));
-    }
-
-    #[test]
-    fn io_errors_name_the_path_and_nothing_panics() {
-        let tmp = TempDir::new("errors");
-        fs::create_dir_all(&tmp.0).unwrap();
-        let blocker = tmp.0.join("file");
-        fs::write(&blocker, "").unwrap();
-        let mut sim = Simulation::from_json(UDP_LINE).unwrap();
-        let e = sim.capture_to(&blocker).unwrap_err();
-        assert_eq!(e.path, blocker);
-        assert!(e.to_string().starts_with(&format!("pcap output {}: ", blocker.display())), "{e}");
-        fs::create_dir_all(tmp.0.join("out").join("b-a.pcap")).unwrap();
-        let e = sim.capture_to(&tmp.0.join("out")).unwrap_err();
-        assert_eq!(e.path, tmp.0.join("out").join("b-a.pcap"));
-        // Nothing is captured after a failed start, and the run goes on.
-        sim.run();
-        sim.flush_captures().unwrap();
-    }
-
-    #[test]
-    fn without_requests_nothing_is_opened() {
-        let tmp = TempDir::new("none");
-        let mut sim = Simulation::from_json(
-            &UDP_LINE.replace(r#""pcap": [{"port": "a->b"}, {"port": "b->a"}]"#, r#""pcap": []"#),
-        )
-        .unwrap();
-        assert_eq!(sim.capture_to(&tmp.0).unwrap(), Vec::<PathBuf>::new());
-        assert!(!tmp.0.exists());
-        assert!(sim.logs.pcap.active.is_none());
-    }
-
-    #[test]
-    fn requests_are_checked_and_colliding_file_names_told_apart() {
-        let scenario = |pcap: &str| {
-            format!(
-                r#"{{"seed": 1, "duration_s": 1.0, "nodes": [{{"name": "a-b"}}, {{"name": "c"}}, {{"name": "a"}}, {{"name": "b-c"}}],
-                "links": [{{"a": "a-b", "b": "c", "rate_bps": 1e6, "delay_s": 0.001}}, {{"a": "a", "b": "b-c", "rate_bps": 1e6, "delay_s": 0.001}}],
-                "pcap": {pcap}}}"#
-            )
-        };
-        let sim = Simulation::from_json(&scenario(r#"[{"port": "a-b->c"}, {"port": "a->b-c"}]"#)).unwrap();
-        let names: Vec<_> = sim.logs.pcap.requests.iter().map(|r| r.file_name.as_str()).collect();
-        assert_eq!(names, ["a-b-c.pcap", "a-b-c_2.pcap"]);
-        let err = |pcap: &str| Simulation::from_json(&scenario(pcap)).err().unwrap().to_string();
-        assert_eq!(err(r#"[{"port": "c->a"}]"#), "pcap[0].port: unknown port 'c->a' (ports are named \"from->to\")");
-        assert_eq!(
-            err(r#"[{"port": "c->a-b"}, {"port": "c->a-b"}]"#),
-            "pcap[1].port: port 'c->a-b' is already captured by pcap[0]"
-        );
-        assert_eq!(
-            err(r#"[{"port": "c->a-b", "snap_bytes": 65536}]"#),
-            "pcap[0].snap_bytes: must be between 1 and 65535 bytes, got 65536"
-        );
     }
 
     #[test]

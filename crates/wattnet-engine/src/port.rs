@@ -8,11 +8,12 @@ use std::collections::VecDeque;
 
 use rand::Rng as _;
 
+use crate::admission::QueueState;
 use crate::available_bandwidth::AvailableBandwidth;
 use crate::control::PortController;
 use crate::energy::EnergyMeter;
 use crate::packet::PacketId;
-use crate::queue::{QueueDiscipline, QueueState};
+use crate::queue::QueueDiscipline;
 use crate::rng::Rng;
 use crate::time::{serialization, Time, PS_PER_S};
 
@@ -262,7 +263,8 @@ impl PacketErrorModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{Limit, QueueDiscipline};
+    use crate::admission::Limit;
+    use crate::queue::QueueDiscipline;
 
     #[test]
     fn serialization_by_multiply_matches_the_division() {

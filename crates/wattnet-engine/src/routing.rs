@@ -402,7 +402,8 @@ fn router_hash(flow_hash: u64, node: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{Limit, QueueDiscipline};
+    use crate::admission::Limit;
+    use crate::queue::QueueDiscipline;
 
     fn port(from: u32, to: u32, delay: u64) -> Port {
         let q = QueueDiscipline::drop_tail(Limit::Packets(10), true);

@@ -11,7 +11,8 @@ use crate::control::ControllerSpec;
 use crate::energy::{LpiSpec, PowerModelSpec};
 use crate::error::ScenarioError;
 use crate::host::HostPowerSpec;
-use crate::tcp::CcSpec;
+pub use crate::tcp::spec::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
+use crate::tcp::TcpConfig;
 
 /// The scenario format as JSON Schema (draft 2020-12), derived from the serde types above and
 /// the specs they hold: what the engine accepts, field by field, for comparing with the Python models.
@@ -402,113 +403,6 @@ impl TrafficSpec {
     }
 }
 
-/// TCP settings. Every field left out takes the value of `profile`: `rfc` (the default, the
-/// plain RFCs), `ns2` (ns-2.35's one-way agents), `ns3` (ns-3.44's defaults) or `linux` (a
-/// current kernel); `docs/tcp-profiles.md` lists every field per profile with its source.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct TcpSpec {
-    #[serde(default)]
-    pub profile: TcpProfile,
-    /// Default NewReno.
-    pub congestion_control: Option<CcSpec>,
-    /// Payload bytes per full segment; default 1460 (`ns2` 1000, `ns3` 536, `linux` 1448).
-    pub mss_bytes: Option<u32>,
-    /// IP + TCP header bytes per packet; default 40.
-    pub header_bytes: Option<u32>,
-    pub initial_window_segments: Option<f64>,
-    /// Default 2³¹ segments ("arbitrarily high", RFC 5681 §3.1).
-    pub initial_ssthresh_segments: Option<f64>,
-    /// RFC 3465 L: at most this many segments of window growth per ACK. Default 1 for `rfc`
-    /// and `ns2` (RFC 5681 without byte counting: +1 per ACK in slow start, +1/cwnd in
-    /// avoidance), 2 for `linux`.
-    pub abc_limit_segments: Option<f64>,
-    pub initial_rto_s: Option<f64>,
-    pub min_rto_s: Option<f64>,
-    pub max_rto_s: Option<f64>,
-    pub clock_granularity_s: Option<f64>,
-    /// Delayed-ACK timeout; 0 acknowledges every segment at once.
-    pub delayed_ack_s: Option<f64>,
-    pub sack: Option<bool>,
-    /// RFC 3168 ECN; DCTCP always negotiates ECN.
-    pub ecn: Option<bool>,
-    /// Receive buffer advertised as the window; default 1 GiB, never the limit (`ns3` 131072).
-    pub receive_window_bytes: Option<u64>,
-    /// Default 6 (Linux tcp_syn_retries).
-    pub syn_retries: Option<u32>,
-    /// Duplicate ACKs that trigger fast retransmit; default 3.
-    pub dupthresh: Option<u32>,
-    pub rtt_sampling: Option<RttSamplingSpec>,
-    /// Which end sends the SYN; default the data sender.
-    pub opener: Option<OpenerSpec>,
-    /// RFC 7323 timestamps (RTT from every ACK's echo, PAWS); 12 bytes on every segment.
-    pub timestamps: Option<bool>,
-    /// RFC 3042 limited transmit.
-    pub limited_transmit: Option<bool>,
-    /// RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows.
-    pub sack_limited_transmit: Option<bool>,
-    /// RFC 6675 §5.1: keep SACK information across a retransmission timeout.
-    pub sack_across_rto: Option<bool>,
-    /// RFC 6937 proportional rate reduction in SACK recovery: `off`, `ssrb` or `crb`.
-    pub prr: Option<PrrSpec>,
-    /// CUBIC's HyStart (delay increase) exit from slow start.
-    pub hystart: Option<bool>,
-    /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
-    /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` in every profile.
-    pub ssthresh_rule: Option<SsthreshRuleSpec>,
-    /// Whether a timeout inside a window already reduced (fast recovery, ECN, an earlier
-    /// timeout) reduces ssthresh again, as ns-2.35's `slowdown()` does; default false.
-    pub ssthresh_on_every_timeout: Option<bool>,
-    /// Reno: no new fast retransmit until the data outstanding at the last one is acknowledged
-    /// (ns-2.35 `bugFix_`, RFC 6582 §3.2 step 2's test); default false.
-    pub reno_bug_fix: Option<bool>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum SsthreshRuleSpec {
-    FlightSize,
-    Cwnd,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum PrrSpec {
-    Off,
-    Ssrb,
-    Crb,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum TcpProfile {
-    #[default]
-    Rfc,
-    Ns2,
-    Ns3,
-    Linux,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum RttSamplingSpec {
-    EveryAck,
-    OncePerRtt,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum OpenerSpec {
-    Sender,
-    Receiver,
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -664,4 +558,21 @@ impl Scenario {
             ScenarioError::new(if path == "." { String::new() } else { path }, message)
         })
     }
+}
+
+/// A scenario's JSON with every TCP flow's `tcp` replaced by its resolved settings (each field
+/// the profile left out filled in), so a run's record says what the connections did.
+pub fn resolve_scenario_json(text: &str) -> Result<String, ScenarioError> {
+    let scenario = Scenario::from_json(text)?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ScenarioError::new(String::new(), e.to_string()))?;
+    for (i, flow) in scenario.flows.iter().enumerate() {
+        if !flow.traffic.is_tcp() {
+            continue;
+        }
+        let spec = flow.tcp.clone().unwrap_or_default();
+        let resolved = TcpConfig::from_spec(&spec, &format!("flows[{i}].tcp"))?.to_spec(spec.profile);
+        value["flows"][i]["tcp"] = serde_json::to_value(resolved).expect("TCP settings serialize");
+    }
+    Ok(value.to_string())
 }

@@ -206,7 +206,7 @@ fn version() -> &'static str {
 /// The scenario's JSON with each TCP flow's settings resolved against its profile.
 #[pyfunction]
 fn resolve_tcp(scenario_json: &str) -> PyResult<String> {
-    guarded(|| wattnet_engine::tcp::resolve_scenario_json(scenario_json).map_err(scenario_error))
+    guarded(|| wattnet_engine::scenario::resolve_scenario_json(scenario_json).map_err(scenario_error))
 }
 
 /// The scenario format the engine accepts, as JSON Schema derived from its serde types.

@@ -11,12 +11,10 @@ use crate::host::{HostActivity, HostModel};
 use crate::packet::PacketPool;
 use crate::port::{PacketErrorModel, Port, PortId, Sleep, SleepState};
 use crate::queue::QueueDiscipline;
-use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{
-    EventSpec, LinkSpec, NodeSpec, PortOverride, ReconvergenceSpec, RecorderSpec, Scenario, TrafficSpec,
-};
+use crate::scenario::{EventSpec, LinkSpec, NodeSpec, PortOverride, RecorderSpec, Scenario, TrafficSpec};
+use crate::sim::recorder::Recorder;
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
@@ -75,7 +73,7 @@ impl Simulation {
         let names = node_names(s)?;
         let (net, port_ids) = network(s, &names, policies)?;
         let routes = ForwardingTable::shortest_paths(s.nodes.len(), &net.ports, s.routing.metric, s.routing.ecmp);
-        let reconvergence = reconvergence(s)?;
+        let reconvergence = Reconvergence::from_spec(s.routing.reconvergence.as_ref())?;
         let (mut transport, pinned) = transport(s, &names, &net, &port_ids, &routes, end)?;
         let actions = actions(s, &names, &net, &port_ids, end)?;
         let logs = logs(s, &net, &port_ids, &mut transport.flows)?;
@@ -179,6 +177,9 @@ fn network(s: &Scenario, names: &Names, policies: &mut dyn PolicySource) -> Resu
     Ok((Network { node_names, hosts, ports }, PortIds(port_ids)))
 }
 
+/// Per flow, the ports it is pinned to, if it is.
+type PinnedPaths = Vec<Option<Vec<PortId>>>;
+
 /// The flows, with their UDP sources, and each flow's pinned path if it has one.
 fn transport(
     s: &Scenario,
@@ -187,7 +188,7 @@ fn transport(
     port_ids: &PortIds,
     routes: &ForwardingTable,
     end: Time,
-) -> Result<(Transport, Vec<Option<Vec<PortId>>>), ScenarioError> {
+) -> Result<(Transport, PinnedPaths), ScenarioError> {
     let mut flows = Vec::with_capacity(s.flows.len());
     let mut sources = Vec::with_capacity(s.flows.len());
     let mut flow_names = HashSet::new();
@@ -234,7 +235,7 @@ fn transport(
             return Err(err(format!("{f}.start_s"), "is at or after the end of the run (duration_s)"));
         }
         let tcp = if fs.traffic.is_tcp() {
-            Some(tcp_flow(s, names, net, port_ids, routes, i, src, dst, stop)?)
+            Some(tcp_flow(s, names, (net, port_ids), routes, i, (src, dst), stop)?)
         } else {
             if fs.tcp.is_some() {
                 return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
@@ -256,12 +257,10 @@ fn transport(
 fn tcp_flow(
     s: &Scenario,
     names: &Names,
-    net: &Network,
-    port_ids: &PortIds,
+    (net, port_ids): (&Network, &PortIds),
     routes: &ForwardingTable,
     i: usize,
-    src: u32,
-    dst: u32,
+    (src, dst): (u32, u32),
     stop: Time,
 ) -> Result<TcpFlow, ScenarioError> {
     let (fs, f) = (&s.flows[i], format!("flows[{i}]"));
@@ -456,27 +455,6 @@ pub(super) fn pinned_path(
         return Err(err(field, format!("ends at '{end}', not at the flow's dst '{dst}'")));
     }
     Ok(path)
-}
-
-fn reconvergence(s: &Scenario) -> Result<Reconvergence, ScenarioError> {
-    let f = "routing.reconvergence";
-    Ok(match s.routing.reconvergence {
-        None => Reconvergence::Static,
-        Some(ReconvergenceSpec::Global { delay_s }) => {
-            Reconvergence::Global { delay: seconds(delay_s, &format!("{f}.delay_s"), false)? }
-        }
-        Some(ReconvergenceSpec::LinkState { detection_s, hop_processing_s, spf_delay_s, lsa_bytes }) => {
-            if lsa_bytes == 0 {
-                return Err(err(format!("{f}.lsa_bytes"), "must be at least 1"));
-            }
-            Reconvergence::LinkState {
-                detection: seconds(detection_s, &format!("{f}.detection_s"), false)?,
-                hop_processing: seconds(hop_processing_s, &format!("{f}.hop_processing_s"), false)?,
-                spf_delay: seconds(spf_delay_s, &format!("{f}.spf_delay_s"), false)?,
-                lsa_bytes,
-            }
-        }
-    })
 }
 
 /// The web-like application of flow `i` (Poisson requests, Pareto sizes), validated.

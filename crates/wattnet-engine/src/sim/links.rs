@@ -4,11 +4,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{Network, Routing, Simulation};
+use crate::error::ScenarioError;
 use crate::event::{EventKind, EventQueue};
 use crate::port::PortId;
 use crate::routing::Graph;
-use crate::scenario::RoutingMetric;
-use crate::time::{after, serialization, Time};
+use crate::scenario::{ReconvergenceSpec, RoutingMetric};
+use crate::time::{after, checked_secs, serialization, Time};
 
 /// `pending_installs`' name for "every router" (global reconvergence).
 const ALL_ROUTERS: u32 = u32::MAX;
@@ -22,6 +23,30 @@ pub enum Reconvergence {
     Global { delay: Time },
     /// OSPF-like flooding; each router recomputes on what it has learned.
     LinkState { detection: Time, hop_processing: Time, spf_delay: Time, lsa_bytes: u32 },
+}
+
+impl Reconvergence {
+    /// The scenario's `routing.reconvergence`, validated.
+    pub(super) fn from_spec(spec: Option<&ReconvergenceSpec>) -> Result<Reconvergence, ScenarioError> {
+        let f = "routing.reconvergence";
+        Ok(match spec {
+            None => Reconvergence::Static,
+            Some(&ReconvergenceSpec::Global { delay_s }) => {
+                Reconvergence::Global { delay: checked_secs(delay_s, &format!("{f}.delay_s"), false)? }
+            }
+            Some(&ReconvergenceSpec::LinkState { detection_s, hop_processing_s, spf_delay_s, lsa_bytes }) => {
+                if lsa_bytes == 0 {
+                    return Err(ScenarioError::new(format!("{f}.lsa_bytes"), "must be at least 1"));
+                }
+                Reconvergence::LinkState {
+                    detection: checked_secs(detection_s, &format!("{f}.detection_s"), false)?,
+                    hop_processing: checked_secs(hop_processing_s, &format!("{f}.hop_processing_s"), false)?,
+                    spf_delay: checked_secs(spf_delay_s, &format!("{f}.spf_delay_s"), false)?,
+                    lsa_bytes,
+                }
+            }
+        })
+    }
 }
 
 /// A change of a link's state, and when each router learns of it (`Time::MAX`: never).

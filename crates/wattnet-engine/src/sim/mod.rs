@@ -2,19 +2,20 @@
 //! event queue.
 
 mod build;
+mod capture;
 pub(crate) mod forwarding;
 mod hosts;
 mod links;
 mod path_manager;
 mod power;
+mod recorder;
 mod report;
 mod transport;
 
+use crate::admission::{Admission, Arrival};
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
 use crate::port::{Port, PortId, SleepState};
-use crate::queue::{Admission, Arrival};
-use crate::recorder::Recorder;
 use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
@@ -23,6 +24,7 @@ use crate::traffic::UdpSource;
 pub use hosts::Host;
 pub use links::{LinkChange, Reconvergence, RouteInstall};
 use power::Observation;
+use recorder::Recorder;
 pub use transport::{Application, Connection, CwndChange, MultipathFlow, TcpFlow, WebRequests};
 
 #[derive(Clone, Debug, Default)]

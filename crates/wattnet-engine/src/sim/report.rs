@@ -3,8 +3,8 @@
 use super::{Flow, Simulation, Transport};
 use crate::error::RunError;
 use crate::port::Port;
-use crate::recorder::Recorder;
 use crate::results::{Column, Results, Scalar, Table};
+use crate::sim::recorder::Recorder;
 use crate::tcp::sender::Sender;
 use crate::time::{to_secs, PS_PER_S};
 

@@ -16,15 +16,17 @@ mod recovery_tests;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;
+pub mod spec;
 
 use crate::error::ScenarioError;
+pub use crate::event::TcpTimer;
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, TcpHeader};
-use crate::scenario::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
 pub use cc::CcSpec;
+use spec::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 
 /// How lost segments are recovered (RFC 5681 §3.2, RFC 6582; RFC 6675 with SACK).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,16 +130,6 @@ pub struct TcpConfig {
     /// Reno re-enters fast retransmit only once the data outstanding at the last one is
     /// acknowledged (ns-2.35 `tcp-reno.cc` `dupack_action()` with `bug_fix_`).
     pub reno_bug_fix: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TcpTimer {
-    /// The sender's retransmission timer (also SYN / SYN-ACK retries).
-    Retransmit,
-    /// The receiver's delayed-ACK timer.
-    DelayedAck,
-    /// The receiver's SYN retries when it opens the connection.
-    Handshake,
 }
 
 /// A packet an endpoint wants sent.
@@ -330,23 +322,6 @@ impl TcpConfig {
             reno_bug_fix: Some(self.reno_bug_fix),
         }
     }
-}
-
-/// A scenario's JSON with every TCP flow's `tcp` replaced by its resolved settings (each field
-/// the profile left out filled in), so a run's record says what the connections did.
-pub fn resolve_scenario_json(text: &str) -> Result<String, ScenarioError> {
-    let scenario = crate::scenario::Scenario::from_json(text)?;
-    let mut value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ScenarioError::new(String::new(), e.to_string()))?;
-    for (i, flow) in scenario.flows.iter().enumerate() {
-        if !flow.traffic.is_tcp() {
-            continue;
-        }
-        let spec = flow.tcp.clone().unwrap_or_default();
-        let resolved = TcpConfig::from_spec(&spec, &format!("flows[{i}].tcp"))?.to_spec(spec.profile);
-        value["flows"][i]["tcp"] = serde_json::to_value(resolved).expect("TCP settings serialize");
-    }
-    Ok(value.to_string())
 }
 
 /// What each profile sets when a field is left out; `docs/tcp-profiles.md` gives each

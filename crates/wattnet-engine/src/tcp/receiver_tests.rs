@@ -6,7 +6,7 @@ use super::receiver::{Receiver, ReceiverState};
 use super::{Ctx, Outgoing, TcpConfig, TcpSpec, TcpTimer};
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{flags, Ecn, TcpHeader};
-use crate::scenario::TcpProfile;
+use crate::tcp::spec::TcpProfile;
 use crate::time::{from_secs, Time};
 
 /// Segments are 1000 B; segment k (1-based) covers [1 + 1000(k−1), 1 + 1000k).

@@ -6,7 +6,7 @@ use super::sender::{Sender, SenderState};
 use super::{Ctx, Outgoing, TcpConfig, TcpSpec};
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{flags, Ecn, TcpHeader};
-use crate::scenario::{SsthreshRuleSpec, TcpProfile};
+use crate::tcp::spec::{SsthreshRuleSpec, TcpProfile};
 use crate::time::{from_secs, Time};
 
 /// Segments are 1000 B; segment k (1-based) covers [1 + 1000(k−1), 1 + 1000k).
@@ -488,7 +488,7 @@ fn prr_follows_the_worked_example_of_rfc_6937() {
     let spec = TcpSpec {
         sack: Some(true),
         sack_limited_transmit: Some(true),
-        prr: Some(crate::scenario::PrrSpec::Ssrb),
+        prr: Some(crate::tcp::spec::PrrSpec::Ssrb),
         ssthresh_rule: Some(SsthreshRuleSpec::FlightSize),
         ..ns2("newreno")
     };
@@ -512,7 +512,7 @@ fn prr_follows_the_worked_example_of_rfc_6937() {
 /// 9 and each ACK sends one (the reduction bound max(prr_delivered − prr_out, 1) + 1 ≥ 1).
 #[test]
 fn prr_spreads_the_reduction_over_the_recovery() {
-    let spec = TcpSpec { sack: Some(true), prr: Some(crate::scenario::PrrSpec::Ssrb), ..ns2("newreno") };
+    let spec = TcpSpec { sack: Some(true), prr: Some(crate::tcp::spec::PrrSpec::Ssrb), ..ns2("newreno") };
     let mut h = Harness::new(spec, 20.0);
     let mut sent_at = vec![];
     for k in 1..=19 {

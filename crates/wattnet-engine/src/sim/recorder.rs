@@ -1,10 +1,10 @@
 //! Samples chosen port and TCP-flow quantities every Δt into a long (tidy) table.
 
+use super::{Connection, Flow};
 use crate::port::{Port, PortId};
 use crate::queue::QueueDiscipline;
 use crate::results::{Column, Table};
 use crate::scenario::{FlowQuantity, PortQuantity};
-use crate::sim::{Connection, Flow};
 use crate::time::{to_secs, Time};
 
 #[derive(Clone, Copy)]

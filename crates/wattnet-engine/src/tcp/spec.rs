@@ -1,0 +1,113 @@
+//! A TCP flow's settings as a scenario spells them (`flows[i].tcp`); `TcpConfig::from_spec`
+//! resolves them against their profile.
+
+use serde::{Deserialize, Serialize};
+
+use super::CcSpec;
+
+/// TCP settings. Every field left out takes the value of `profile`: `rfc` (the default, the
+/// plain RFCs), `ns2` (ns-2.35's one-way agents), `ns3` (ns-3.44's defaults) or `linux` (a
+/// current kernel); `docs/tcp-profiles.md` lists every field per profile with its source.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    #[serde(default)]
+    pub profile: TcpProfile,
+    /// Default NewReno.
+    pub congestion_control: Option<CcSpec>,
+    /// Payload bytes per full segment; default 1460 (`ns2` 1000, `ns3` 536, `linux` 1448).
+    pub mss_bytes: Option<u32>,
+    /// IP + TCP header bytes per packet; default 40.
+    pub header_bytes: Option<u32>,
+    pub initial_window_segments: Option<f64>,
+    /// Default 2³¹ segments ("arbitrarily high", RFC 5681 §3.1).
+    pub initial_ssthresh_segments: Option<f64>,
+    /// RFC 3465 L: at most this many segments of window growth per ACK. Default 1 for `rfc`
+    /// and `ns2` (RFC 5681 without byte counting: +1 per ACK in slow start, +1/cwnd in
+    /// avoidance), 2 for `linux`.
+    pub abc_limit_segments: Option<f64>,
+    pub initial_rto_s: Option<f64>,
+    pub min_rto_s: Option<f64>,
+    pub max_rto_s: Option<f64>,
+    pub clock_granularity_s: Option<f64>,
+    /// Delayed-ACK timeout; 0 acknowledges every segment at once.
+    pub delayed_ack_s: Option<f64>,
+    pub sack: Option<bool>,
+    /// RFC 3168 ECN; DCTCP always negotiates ECN.
+    pub ecn: Option<bool>,
+    /// Receive buffer advertised as the window; default 1 GiB, never the limit (`ns3` 131072).
+    pub receive_window_bytes: Option<u64>,
+    /// Default 6 (Linux tcp_syn_retries).
+    pub syn_retries: Option<u32>,
+    /// Duplicate ACKs that trigger fast retransmit; default 3.
+    pub dupthresh: Option<u32>,
+    pub rtt_sampling: Option<RttSamplingSpec>,
+    /// Which end sends the SYN; default the data sender.
+    pub opener: Option<OpenerSpec>,
+    /// RFC 7323 timestamps (RTT from every ACK's echo, PAWS); 12 bytes on every segment.
+    pub timestamps: Option<bool>,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: Option<bool>,
+    /// RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows.
+    pub sack_limited_transmit: Option<bool>,
+    /// RFC 6675 §5.1: keep SACK information across a retransmission timeout.
+    pub sack_across_rto: Option<bool>,
+    /// RFC 6937 proportional rate reduction in SACK recovery: `off`, `ssrb` or `crb`.
+    pub prr: Option<PrrSpec>,
+    /// CUBIC's HyStart (delay increase) exit from slow start.
+    pub hystart: Option<bool>,
+    /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
+    /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` in every profile.
+    pub ssthresh_rule: Option<SsthreshRuleSpec>,
+    /// Whether a timeout inside a window already reduced (fast recovery, ECN, an earlier
+    /// timeout) reduces ssthresh again, as ns-2.35's `slowdown()` does; default false.
+    pub ssthresh_on_every_timeout: Option<bool>,
+    /// Reno: no new fast retransmit until the data outstanding at the last one is acknowledged
+    /// (ns-2.35 `bugFix_`, RFC 6582 §3.2 step 2's test); default false.
+    pub reno_bug_fix: Option<bool>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshRuleSpec {
+    FlightSize,
+    Cwnd,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PrrSpec {
+    Off,
+    Ssrb,
+    Crb,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TcpProfile {
+    #[default]
+    Rfc,
+    Ns2,
+    Ns3,
+    Linux,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RttSamplingSpec {
+    EveryAck,
+    OncePerRtt,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum OpenerSpec {
+    Sender,
+    Receiver,
+}

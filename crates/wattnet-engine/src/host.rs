@@ -31,15 +31,15 @@ pub enum HostPowerSpec {
         ack_cost_equals_data: bool,
     },
     /// A host's power while sending, per connection (Zhao, Liu, Wang, "On energy-efficient congestion control for multipath TCP", IEEE 2017, eq. 2; docs/models/energy.md §6):
-    /// P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, from a preset or explicit values
-    /// (explicit values override the preset's).
+    /// P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, from a preset (`ethernet`: concave,
+    /// γ = ½; `wifi`: linear) or explicit values (explicit values override the preset's).
     MptcpHost {
         #[serde(default)]
         preset: Option<HostPreset>,
         /// P_base (W).
         #[serde(default)]
         base_w: Option<f64>,
-        /// a (W).
+        /// a (W); a preset's scales with an explicit `base_w`.
         #[serde(default)]
         rate_w: Option<f64>,
         /// τ_ref (bit/s).
@@ -62,6 +62,24 @@ pub enum HostPowerSpec {
 pub enum HostPreset {
     Ethernet,
     Wifi,
+}
+
+/// The presets' RTT weight b as a share of P_base, per RTT_ref = 100 ms: a path with twice the
+/// round-trip time costs 5 % of P_base more (docs/models/energy.md §6, an interpretation of
+/// "higher-RTT paths draw more", Zhao, Liu, Wang, IEEE 2017, §III-B, Fig. 4).
+pub const PRESET_RTT_SHARE: f64 = 0.05;
+
+impl HostPreset {
+    /// The preset's constants, each calibrated so that one path's power rises by the paper's
+    /// percentage between its two rates (Zhao, Liu, Wang, IEEE 2017, §III-B, Fig. 3; at RTT 0):
+    /// Ethernet +15 % from 200 to 1000 Mb/s, rising steeply at low rates and flattening (γ = ½);
+    /// WiFi +90 % from 10 to 50 Mb/s, linearly (γ = 1). docs/models/energy.md §6.
+    pub fn power(self) -> MptcpPower {
+        match self {
+            HostPreset::Ethernet => MptcpPower::calibrated(20.0, 200e6, 1000e6, 0.15, 0.5),
+            HostPreset::Wifi => MptcpPower::calibrated(1.0, 10e6, 50e6, 0.90, 1.0),
+        }
+    }
 }
 
 /// A battery-powered host's constants (docs/models/energy.md §6).
@@ -115,28 +133,24 @@ impl HostModel {
                 })
             }
             HostPowerSpec::MptcpHost { preset, base_w, rate_w, ref_rate_bps, gamma, rtt_w, ref_rtt_s } => {
-                // defaults fitted to the statements of Zhao, Liu, Wang (2017): Ethernet 20 W + 3 W at
-                // 1 Gb/s (+15 % over 200→1000 Mb/s); WiFi 1 W + 0.9 W per 40 Mb/s (+90 % over
-                // 10→50 Mb/s); both linear, b = 0.05·P_base per RTT_ref = 100 ms.
-                let (p_base, p_a, p_ref) = match preset {
-                    Some(HostPreset::Ethernet) => (Some(20.0), Some(3.0), Some(1e9)),
-                    Some(HostPreset::Wifi) => (Some(1.0), Some(0.9), Some(40e6)),
-                    None => (None, None, None),
-                };
+                let p = preset.map(HostPreset::power);
                 let need = |v: Option<f64>, name: &str| -> Result<f64, ScenarioError> {
                     let v = v.ok_or_else(|| ScenarioError::new(f(name), "required unless `preset` names one"))?;
                     non_negative(v, f(name))
                 };
-                let base = need(base_w.or(p_base), "base_w")?;
-                let preset_gamma = preset.map(|_| 1.0);
-                let preset_rtt_w = preset.map(|_| 0.05 * base);
+                let base = need(base_w.or(p.map(|p| p.base_w)), "base_w")?;
+                // A preset's a and b are shares of its P_base: an explicit base_w scales them along, so
+                // the preset's percentages hold at any P_base.
+                let scale = p.map(|p| base / p.base_w);
+                let preset_rate_w = p.zip(scale).map(|(p, scale)| scale * p.rate_w);
+                let preset_rtt_w = p.zip(scale).map(|(p, scale)| scale * p.rtt_w);
                 let model = MptcpPower {
                     base_w: base,
-                    rate_w: need(rate_w.or(p_a), "rate_w")?,
-                    ref_rate_bps: need(ref_rate_bps.or(p_ref), "ref_rate_bps")?,
-                    gamma: need(gamma.or(preset_gamma), "gamma")?,
+                    rate_w: need(rate_w.or(preset_rate_w), "rate_w")?,
+                    ref_rate_bps: need(ref_rate_bps.or(p.map(|p| p.ref_rate_bps)), "ref_rate_bps")?,
+                    gamma: need(gamma.or(p.map(|p| p.gamma)), "gamma")?,
                     rtt_w: need(rtt_w.or(preset_rtt_w), "rtt_w")?,
-                    ref_rtt_s: need(ref_rtt_s.or(preset.map(|_| 0.1)), "ref_rtt_s")?,
+                    ref_rtt_s: need(ref_rtt_s.or(p.map(|p| p.ref_rtt_s)), "ref_rtt_s")?,
                 };
                 for (v, name) in [(model.ref_rate_bps, "ref_rate_bps"), (model.ref_rtt_s, "ref_rtt_s")] {
                     if v == 0.0 {
@@ -150,6 +164,22 @@ impl HostModel {
 }
 
 impl MptcpPower {
+    /// The model with P_base = `base_w`, τ_ref = `low_bps`, exponent `gamma`, and a chosen so
+    /// that P(`high_bps`) = (1 + `rise`)·P(`low_bps`) at RTT 0: (P_base + a·k^γ)/(P_base + a)
+    /// = 1 + rise with k = high/low gives a = P_base·rise/(k^γ − 1 − rise). RTT weight b =
+    /// `PRESET_RTT_SHARE`·P_base per 100 ms.
+    pub fn calibrated(base_w: f64, low_bps: f64, high_bps: f64, rise: f64, gamma: f64) -> MptcpPower {
+        let k = (high_bps / low_bps).powf(gamma);
+        MptcpPower {
+            base_w,
+            rate_w: base_w * rise / (k - 1.0 - rise),
+            ref_rate_bps: low_bps,
+            gamma,
+            rtt_w: PRESET_RTT_SHARE * base_w,
+            ref_rtt_s: 0.1,
+        }
+    }
+
     /// P_r for one of `subflows` paths carrying `rate_bps` with round-trip time `rtt_s`.
     pub fn power_w(&self, subflows: u32, rate_bps: f64, rtt_s: f64) -> f64 {
         self.base_w / subflows as f64
@@ -216,35 +246,69 @@ mod tests {
     use super::*;
     use crate::time::from_secs;
 
+    fn preset(preset: HostPreset, base_w: Option<f64>, gamma: Option<f64>) -> MptcpPower {
+        let spec = HostPowerSpec::MptcpHost {
+            preset: Some(preset),
+            base_w,
+            rate_w: None,
+            ref_rate_bps: None,
+            gamma,
+            rtt_w: None,
+            ref_rtt_s: None,
+        };
+        let HostModel::Mptcp(m) = HostModel::from_spec(&spec, "nodes[0].power").unwrap() else { panic!() };
+        m
+    }
+
+    fn rise_pct(m: &MptcpPower, low_bps: f64, high_bps: f64, rtt_s: f64) -> f64 {
+        100.0 * (m.power_w(1, high_bps, rtt_s) / m.power_w(1, low_bps, rtt_s) - 1.0)
+    }
+
     #[test]
-    fn presets_and_explicit_values() {
-        let spec = HostPowerSpec::MptcpHost {
-            preset: Some(HostPreset::Wifi),
-            base_w: None,
-            rate_w: None,
-            ref_rate_bps: None,
-            gamma: None,
-            rtt_w: None,
-            ref_rtt_s: None,
-        };
-        let HostModel::Mptcp(wifi) = HostModel::from_spec(&spec, "nodes[0].power").unwrap() else { panic!() };
-        // 1 W + 0.9 W·(20/40) + 0.05 W·(50 ms/100 ms) = 1.475 W.
-        assert!((wifi.power_w(1, 20e6, 0.05) - 1.475).abs() < 1e-12);
-        // docs/models/energy.md §6: +90 % of P_base from 10 to 50 Mb/s.
-        assert!((wifi.power_w(1, 50e6, 0.0) - wifi.power_w(1, 10e6, 0.0) - 0.9).abs() < 1e-12);
-        let spec = HostPowerSpec::MptcpHost {
-            preset: Some(HostPreset::Ethernet),
-            base_w: None,
-            rate_w: None,
-            ref_rate_bps: None,
-            gamma: Some(2.0),
-            rtt_w: None,
-            ref_rtt_s: None,
-        };
-        let HostModel::Mptcp(eth) = HostModel::from_spec(&spec, "p").unwrap() else { panic!() };
-        // 20 W + 3 W·0.5² + 1 W·(100 ms/100 ms) = 21.75 W; with 2 subflows P_base is shared.
-        assert_eq!(eth.power_w(1, 0.5e9, 0.1), 21.75);
-        assert_eq!(eth.power_w(2, 0.5e9, 0.1), 11.75);
+    fn ethernet_power_rises_15_percent_from_200_to_1000_mbps_and_flattens() {
+        let eth = preset(HostPreset::Ethernet, None, None);
+        // a = 20 W·0.15/(√5 − 1.15) = 3/1.086 067 977 = 2.762 258 W; P(200 Mb/s) = 22.762 258 W,
+        // P(1 Gb/s) = 20 + 2.762 258·√5 = 26.176 597 W = 1.15·P(200 Mb/s).
+        assert!((eth.rate_w - 2.762_258_0).abs() < 1e-6, "{}", eth.rate_w);
+        assert!((eth.power_w(1, 1e9, 0.0) - 26.176_597).abs() < 1e-5);
+        assert!((rise_pct(&eth, 200e6, 1000e6, 0.0) - 15.0).abs() < 1e-9);
+        // On a LAN (RTT 1 ms: + 0.01 W at both rates) it is still ≈ 15 %: 26.186 597/22.772 258.
+        assert!((rise_pct(&eth, 200e6, 1000e6, 0.001) - 14.9934).abs() < 1e-4);
+        // Steep at low rates, flat at high: the first 200 Mb/s cost 2.76 W, the next 800 Mb/s 3.41 W.
+        let first = eth.power_w(1, 200e6, 0.0) - eth.power_w(1, 0.0, 0.0);
+        let next = eth.power_w(1, 1e9, 0.0) - eth.power_w(1, 200e6, 0.0);
+        assert!(first / 200.0 > 3.0 * next / 800.0, "{first} {next}");
+        // Concave: one 400 Mb/s path costs less than two of 200 Mb/s, each with half of P_base.
+        assert!(eth.power_w(1, 400e6, 0.0) < 2.0 * eth.power_w(2, 200e6, 0.0));
+    }
+
+    #[test]
+    fn wifi_power_rises_90_percent_from_10_to_50_mbps_linearly() {
+        let wifi = preset(HostPreset::Wifi, None, None);
+        // a = 1 W·0.9/(5 − 1.9) = 0.290 323 W per 10 Mb/s: P(10) = 1.290 323 W, P(50) = 2.451 613 W.
+        assert!((wifi.power_w(1, 50e6, 0.0) - 2.451_612_9).abs() < 1e-6);
+        assert!((rise_pct(&wifi, 10e6, 50e6, 0.0) - 90.0).abs() < 1e-9);
+        // Linear: equal steps of rate cost equal watts.
+        let step = |from: f64| wifi.power_w(1, from + 10e6, 0.0) - wifi.power_w(1, from, 0.0);
+        assert!((step(10e6) - step(40e6)).abs() < 1e-12);
+        // At a 50 ms RTT (+ 0.025 W at both rates): 2.476 613/1.315 323 = + 88.29 %.
+        assert!((rise_pct(&wifi, 10e6, 50e6, 0.05) - 88.2894).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_higher_rtt_draws_more_and_explicit_values_override_the_preset() {
+        let eth = preset(HostPreset::Ethernet, None, None);
+        // b = 0.05·20 W per 100 ms: 200 ms instead of 20 ms costs 1.8 W more at any rate.
+        assert!((eth.power_w(1, 500e6, 0.2) - eth.power_w(1, 500e6, 0.02) - 1.8).abs() < 1e-12);
+        // An explicit P_base scales the preset's a and b: the percentages hold.
+        let big = preset(HostPreset::Ethernet, Some(40.0), None);
+        assert!((big.rate_w - 2.0 * eth.rate_w).abs() < 1e-12 && big.rtt_w == 2.0);
+        assert!((rise_pct(&big, 200e6, 1000e6, 0.0) - 15.0).abs() < 1e-9);
+        // An explicit γ replaces the preset's: 20 W + a·(0.5 Gb/s/200 Mb/s)² + 1 W; with 2 subflows
+        // P_base is shared.
+        let squared = preset(HostPreset::Ethernet, None, Some(2.0));
+        assert!((squared.power_w(1, 0.5e9, 0.1) - (21.0 + eth.rate_w * 6.25)).abs() < 1e-12);
+        assert!((squared.power_w(2, 0.5e9, 0.1) - (11.0 + eth.rate_w * 6.25)).abs() < 1e-12);
         let spec = HostPowerSpec::MptcpHost {
             preset: None,
             base_w: Some(1.0),

@@ -72,6 +72,12 @@ ECN_PAPER = Paper(
     "NETWORKING 2002, LNCS 2345, Springer",
     2002,
 )
+MPTCP_PAPER = Paper(
+    "On Energy-Efficient Congestion Control for Multipath TCP",
+    "J. Zhao, J. Liu, H. Wang",
+    "IEEE",
+    2017,
+)
 
 STUDIES: dict[str, Study] = {
     study.name: study

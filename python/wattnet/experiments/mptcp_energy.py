@@ -572,7 +572,7 @@ def figures(out: Path, host: pd.DataFrame, users: pd.DataFrame, bursts: pd.DataF
 
     means_dc = dc_means(dc).reset_index()
     fig, axes = pyplot.subplots(1, 5, figsize=(22, 3.8))
-    for ax, topology, title in zip(axes, ("bcube", "fattree", "vl2"), ("Fig. 12 — BCube", "Fig. 13 — FatTree",
+    for ax, topology, title in zip(axes[:3], ("bcube", "fattree", "vl2"), ("Fig. 12 — BCube", "Fig. 13 — FatTree",
                                                                       "Fig. 14 — VL2"), strict=True):  # fmt: skip
         for algorithm, rows in means_dc[means_dc["topology"] == topology].groupby("algorithm"):
             ax.plot(rows["subflows"], rows["energy_per_gb_j"], "o-", label=LABELS[str(algorithm)])

@@ -2,6 +2,7 @@
 bursts, permutations, BCube's parallel paths), and its checks, verdicts, figures and report
 follow from the run tables (here tables made by hand, with numbers chosen to pass or miss)."""
 
+import itertools
 import json
 
 import numpy as np
@@ -52,7 +53,7 @@ def test_bursts_follow_one_schedule_per_seed_and_path_and_never_overlap():
     assert one == builders.burst_schedule(0, 1, 300.0) != builders.burst_schedule(1, 1, 300.0)
     assert one != builders.burst_schedule(0, 2, 300.0)
     assert all(a < b <= 300.0 for a, b in one)
-    assert all(end < start for (_, end), (start, _) in zip(one, one[1:]))
+    assert all(end < start for (_, end), (start, _) in itertools.pairwise(one))
     # About one burst every 10 s (5 s on, 5 s off on average): 30 over 300 s, give or take.
     assert 15 <= len(one) <= 45
     s = validated(builders.pareto_bursts("lia", 0, 10, 300.0))
@@ -184,6 +185,8 @@ def test_checks_verdicts_figures_and_report_follow_from_the_tables(tmp_path):
                                    "fig12_16_datacentre", "fig17_wireless"))  # fmt: skip
     report = study.report(tmp_path, study.QUICK, True, False, list(judged.values()), paths, t).read_text()
     assert "On Energy-Efficient Congestion Control for Multipath TCP" in report and "Zhao" in report
-    assert "8 of 12" not in report and "3 of 12 targets reproduced; 8 are not simulable; 1 differ from the paper" in report
+    assert (
+        "8 of 12" not in report and "3 of 12 targets reproduced; 8 are not simulable; 1 differ from the paper" in report
+    )
     assert "Steady state of the shortened data-centre flows" in report and "no ns-2.35 column" in report
     json.dumps(list(judged.values()))  # checks.json-ready

@@ -23,9 +23,10 @@ runs ``dc_steady_factor`` times longer, and the report shows that its energy per
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import numpy as np
 import pandas as pd
@@ -35,7 +36,6 @@ from wattnet.experiments.mptcp_energy_scenarios import (
     BURST_PATHS,
     EXISTING,
     LABELS,
-    SINGLE_PATH,
     burst_schedule,
     cloud,
     data_centre,
@@ -126,9 +126,20 @@ class Runner:
                       workers=self.workers, progress=label)  # fmt: skip
         require_done(table, store)
         return [
-            ({**{name: row[name] for name in grid}, "replication": int(row["replication"])}, store / "runs" / row["key"])
+            (
+                {**{name: row[name] for name in grid}, "replication": int(row["replication"])},
+                store / "runs" / row["key"],
+            )
             for _, row in table.iterrows()
         ]
+
+
+def first(frame: pd.DataFrame) -> pd.Series[Any]:
+    """The first row of ``frame``."""
+    row = frame.iloc[0]
+    if not isinstance(row, pd.Series):
+        raise TypeError(f"expected a row, got {type(row).__name__}")
+    return row
 
 
 def connections(run: Path) -> pd.DataFrame:
@@ -159,16 +170,23 @@ def host_power_runs(runner: Runner, c: Config) -> pd.DataFrame:
         rows += [measure_transfer(point, run) for point, run in runner.sweep(f"host_{part}", host_power, full)]
     for setup, rates, megabytes in (("ethernet", c["ethernet_rates_bps"], c["ethernet_megabytes"]),
                                     ("wifi", c["wifi_rates_bps"], c["wifi_megabytes"])):  # fmt: skip
-        grid = {"setup": [setup], "subflows_per_path": [1], "rate_bps": rates, "megabytes": [megabytes]}
-        rows += [measure_transfer(point, run) for point, run in runner.sweep(f"host_{setup}", host_power, grid)]
+        sizes: dict[str, list[Any]] = {
+            "setup": [setup],
+            "subflows_per_path": [1],
+            "rate_bps": rates,
+            "megabytes": [megabytes],
+        }
+        rows += [measure_transfer(point, run) for point, run in runner.sweep(f"host_{setup}", host_power, sizes)]
     return pd.DataFrame(rows)
 
 
 def measure_transfer(point: dict[str, Any], run: Path) -> dict[str, Any]:
-    conn = completed(connections(run), run).iloc[0]
+    conn = first(completed(connections(run), run))
     energy, seconds = float(conn["host_energy_j"]), float(conn["transfer_time_s"])
-    srtt = mean_subflow_srtt_s(run) if "mptcp" in point["setup"] or point["setup"] in ("ethernet", "wifi") else float(
-        conn["srtt_s"]
+    srtt = (
+        mean_subflow_srtt_s(run)
+        if "mptcp" in point["setup"] or point["setup"] in ("ethernet", "wifi")
+        else float(conn["srtt_s"])
     )
     return {**point, "energy_j": energy, "transfer_time_s": seconds, "power_w": energy / seconds,
             "goodput_bps": float(conn["goodput_bps"]), "mean_srtt_s": srtt}  # fmt: skip
@@ -176,7 +194,7 @@ def measure_transfer(point: dict[str, Any], run: Path) -> dict[str, Any]:
 
 def two_bottleneck_runs(runner: Runner, c: Config) -> pd.DataFrame:
     """Fig. 6: one row per MPTCP user (its energy and transfer time) per (N, algorithm)."""
-    grid = {"users": c["users"], "algorithm": list(SHIFTERS), "user_bytes": [c["user_bytes"]]}
+    grid: dict[str, list[Any]] = {"users": c["users"], "algorithm": list(SHIFTERS), "user_bytes": [c["user_bytes"]]}
     rows = []
     for point, run in runner.sweep("two_bottleneck", two_bottleneck, grid):
         conns = completed(connections(run), run)
@@ -190,12 +208,12 @@ def two_bottleneck_runs(runner: Runner, c: Config) -> pd.DataFrame:
 def burst_runs(runner: Runner, c: Config) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figs. 7–9: per (algorithm, burst schedule) the energy, goodput and shift score; and the
     MPTCP rate per path over time."""
-    grid = {"algorithm": [*SHIFTERS, "dts"], "burst_seed": list(range(c["burst_seeds"])),
+    grid: dict[str, list[Any]] = {"algorithm": [*SHIFTERS, "dts"], "burst_seed": list(range(c["burst_seeds"])),
             "megabytes": [c["burst_megabytes"]], "duration_s": [c["burst_duration_s"]]}  # fmt: skip
     rows, traces = [], []
     for point, run in runner.sweep("pareto_bursts", pareto_bursts, grid):
-        conn = completed(connections(run), run)
-        conn = conn[conn["flow"] == "mptcp"].iloc[0]
+        conns = completed(connections(run), run)
+        conn = first(conns[conns["flow"] == "mptcp"])
         series = pd.read_parquet(run / "timeseries.parquet")
         rates = series[series["quantity"] == "departure_rate_bps"].pivot_table(
             index="time_s", columns="entity", values="value"
@@ -234,7 +252,7 @@ def shift_score(rates: pd.DataFrame, bursting: dict[int, np.ndarray[Any, Any]]) 
 
 def cloud_runs(runner: Runner, c: Config) -> pd.DataFrame:
     """Fig. 10: aggregate host energy and mean goodput over the 40 connections."""
-    grid = {"algorithm": ["reno", "dctcp", "lia", "dts"], "megabytes": [c["cloud_megabytes"]]}
+    grid: dict[str, list[Any]] = {"algorithm": ["reno", "dctcp", "lia", "dts"], "megabytes": [c["cloud_megabytes"]]}
     rows = []
     for point, run in runner.sweep("cloud", cloud, grid):
         conns = completed(connections(run), run)
@@ -250,11 +268,23 @@ def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
     rows = []
     for topology in ("fattree", "vl2", "bcube"):
         subflows = [s for s in c["dc_subflows"] if topology != "bcube" or s in BCUBE_SUBFLOWS]
-        grid = {"topology": [topology], "algorithm": c["dc_algorithms"], "subflows": subflows,
-                "duration_s": [c["dc_duration_s"]], "run": list(range(c["dc_runs"])), "small": [c["dc_small"]]}
+        grid: dict[str, list[Any]] = {
+            "topology": [topology],
+            "algorithm": c["dc_algorithms"],
+            "subflows": subflows,
+            "duration_s": [c["dc_duration_s"]],
+            "run": list(range(c["dc_runs"])),
+            "small": [c["dc_small"]],
+        }
         rows += [dc_measure(point, run) for point, run in runner.sweep(f"dc_{topology}", data_centre, grid)]
-    steady = {"topology": ["fattree"], "algorithm": ["lia"], "subflows": [max(c["dc_subflows"])],
-              "duration_s": [c["dc_duration_s"] * c["dc_steady_factor"]], "run": [0], "small": [c["dc_small"]]}
+    steady: dict[str, list[Any]] = {
+        "topology": ["fattree"],
+        "algorithm": ["lia"],
+        "subflows": [max(c["dc_subflows"])],
+        "duration_s": [c["dc_duration_s"] * c["dc_steady_factor"]],
+        "run": [0],
+        "small": [c["dc_small"]],
+    }
     rows += [{**dc_measure(point, run), "steady_state_check": True}
              for point, run in runner.sweep("dc_steady_state", data_centre, steady)]  # fmt: skip
     table = pd.DataFrame(rows)
@@ -272,11 +302,11 @@ def dc_measure(point: dict[str, Any], run: Path) -> dict[str, Any]:
 
 def wireless_runs(runner: Runner, c: Config) -> pd.DataFrame:
     """Fig. 17: the sender's energy and goodput over the run, per algorithm and cross-traffic draw."""
-    grid = {"algorithm": ["lia", "dts", "dts_phi"], "duration_s": [c["wireless_duration_s"]]}
+    grid: dict[str, list[Any]] = {"algorithm": ["lia", "dts", "dts_phi"], "duration_s": [c["wireless_duration_s"]]}
     rows = []
     for point, run in runner.sweep("wireless", wireless, grid, replications=c["wireless_runs"]):
-        conn = connections(run)
-        conn = conn[conn["flow"] == "mptcp"].iloc[0]
+        conns = connections(run)
+        conn = first(conns[conns["flow"] == "mptcp"])
         rows.append({**point, "energy_j": float(conn["host_energy_j"]),
                      "goodput_bps": float(conn["delivered_bytes"]) * 8 / point["duration_s"]})  # fmt: skip
     return pd.DataFrame(rows)
@@ -329,7 +359,7 @@ def check_host_power(h: pd.DataFrame) -> list[dict[str, Any]]:
     power = {(s, k): float(p) for s, k, p in zip(h["setup"], h["subflows_per_path"], h["power_w"], strict=True)}
     tcp_w, mptcp_w = power[("tcp", 1)], [power[("mptcp", k)] for k in (1, 2, 3, 4)]
     phone = (power[("phone_tcp", 1)], power[("phone_mptcp", 1)])
-    more = mptcp_w[0] > tcp_w and all(b >= a for a, b in zip(mptcp_w, mptcp_w[1:], strict=False))
+    more = mptcp_w[0] > tcp_w and all(b >= a for a, b in itertools.pairwise(mptcp_w))
     more = more and mptcp_w[-1] > mptcp_w[0] and phone[1] > phone[0]
     eth = h[h["setup"] == "ethernet"].sort_values("rate_bps")
     rise_eth = pct(float(eth["power_w"].iloc[-1]), float(eth["power_w"].iloc[0]))
@@ -338,7 +368,7 @@ def check_host_power(h: pd.DataFrame) -> list[dict[str, Any]]:
     rise_wifi = pct(float(wifi["power_w"].iloc[-1]), float(wifi["power_w"].iloc[0]))
     fit = np.corrcoef(wifi["rate_bps"], wifi["power_w"])[0, 1] ** 2
     mp = h[h["setup"] == "mptcp"].set_index("subflows_per_path")
-    rtt = {k: float(mp.loc[k, "mean_srtt_s"]) * 1e3 for k in (1, 2)}
+    rtt = {k: float(mp["mean_srtt_s"][k]) * 1e3 for k in (1, 2)}
     return [
         check("MPTCP draws more power than TCP, more with more subflows",
               "§III-A, Figs. 1–2: MPTCP consumes more CPU power than TCP, more with more subflows; MPTCP raises a "
@@ -366,16 +396,20 @@ def check_host_power(h: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def check_olia(users: pd.DataFrame) -> dict[str, Any]:
-    means = users.groupby(["users", "algorithm"])["energy_j"].mean().unstack("algorithm")
-    gaps = {int(n): pct(float(row.drop("olia").min()), float(row["olia"])) for n, row in means.iterrows()}
-    lowest = all(row.idxmin() == "olia" for _, row in means.iterrows())
+    grouped = users.groupby(["users", "algorithm"])["energy_j"].mean().unstack("algorithm")
+    means: dict[int, dict[str, float]] = {
+        int(cast(int, n)): {str(a): float(v) for a, v in row.items()}
+        for n, row in grouped.to_dict(orient="index").items()
+    }
+    gaps = {n: pct(min(v for a, v in row.items() if a != "olia"), row["olia"]) for n, row in means.items()}
+    lowest = all(min(row, key=lambda a: row[a]) == "olia" for row in means.values())
     ns = sorted(gaps)
     return check(
         "OLIA has the lowest mean energy, the gap growing with N",
         "§VI-A, Fig. 6: N MPTCP + 2N TCP users over two bottlenecks; of LIA, OLIA, Balia, ecMTCP, OLIA consumes the "
         "least mean energy, especially as N grows",
         "OLIA lowest at every N; the gap to the next grows with N",
-        {"mean_energy_j": {f"N {int(n)}": {LABELS[a]: rounded(v, 2) for a, v in row.items()} for n, row in means.iterrows()},
+        {"mean_energy_j": {f"N {n}": {LABELS[a]: rounded(v, 2) for a, v in row.items()} for n, row in means.items()},
          "gap_to_next_pct": {f"N {n}": rounded(g, 2) for n, g in gaps.items()}},
         "OLIA's mean the lowest at every N, and its gap to the next at the largest N above that at the smallest",
         lowest and gaps[ns[-1]] > gaps[ns[0]],
@@ -393,7 +427,7 @@ def check_bursts(bursts: pd.DataFrame) -> list[dict[str, Any]]:
         check("LIA shifts traffic best among the existing algorithms",
               "§VI-B, Fig. 7: with bursts on both paths (Bad/Good states at random), LIA outperforms the other "
               "existing algorithms in traffic shifting", "LIA the best shifter of LIA, OLIA, Balia, ecMTCP",
-              {"shift_score": {LABELS[a]: rounded(v, 3) for a, v in score.items()}, "best": LABELS[best]},
+              {"shift_score": {LABELS[str(a)]: rounded(v, 3) for a, v in score.items()}, "best": LABELS[best]},
               "LIA's mean shift score the highest of the four", best == "lia"),
         check("DTS saves up to 20 % energy vs LIA without lower throughput",
               "§VI-B, Figs. 8–9: DTS reduces energy by up to 20 % against LIA without degrading throughput",
@@ -448,8 +482,8 @@ def check_dc(dc: pd.DataFrame) -> list[dict[str, Any]]:
     phi, thr = {}, {}
     for topology in ("fattree", "vl2"):
         at = means.xs((topology, top), level=("topology", "subflows"))
-        phi[topology] = saving_pct(float(at.loc["dts_phi", "energy_per_gb_j"]), float(at.loc["lia", "energy_per_gb_j"]))
-        thr[topology] = pct(float(at.loc["dts_phi", "aggregate_goodput_bps"]), float(at.loc["lia", "aggregate_goodput_bps"]))
+        phi[topology] = saving_pct(float(at["energy_per_gb_j"]["dts_phi"]), float(at["energy_per_gb_j"]["lia"]))
+        thr[topology] = pct(float(at["aggregate_goodput_bps"]["dts_phi"]), float(at["aggregate_goodput_bps"]["lia"]))
     names = {"fattree": "FatTree", "vl2": "VL2", "bcube": "BCube"}
     return [
         check("more subflows cut the energy overhead in BCube, not in FatTree or VL2",
@@ -473,7 +507,9 @@ def check_dc(dc: pd.DataFrame) -> list[dict[str, Any]]:
 
 def check_wireless(w: pd.DataFrame) -> dict[str, Any]:
     by = w.pivot_table(index="replication", columns="algorithm", values=["energy_j", "goodput_bps"])
-    savings = [saving_pct(float(d), float(l)) for d, l in zip(by["energy_j"]["dts_phi"], by["energy_j"]["lia"], strict=True)]
+    savings = [
+        saving_pct(float(d), float(l)) for d, l in zip(by["energy_j"]["dts_phi"], by["energy_j"]["lia"], strict=True)
+    ]
     goodput = float(by["goodput_bps"]["dts_phi"].mean()) / float(by["goodput_bps"]["lia"].mean())
     return check(
         "DTS saves up to 30 % energy vs LIA over WiFi + 4G, at some throughput",
@@ -492,8 +528,10 @@ def explanations(check_list: list[dict[str, Any]]) -> dict[str, str]:
     out = {}
     for c in check_list:
         if c["id"] in ANALOGUES:
-            out[c["id"]] = "The analogue shows the paper's result." if c["pass"] else (
-                "The analogue does not show the paper's result (see the values)."
+            out[c["id"]] = (
+                "The analogue shows the paper's result."
+                if c["pass"]
+                else ("The analogue does not show the paper's result (see the values).")
             )
         else:
             out[c["id"]] = NO_REFERENCE
@@ -517,7 +555,10 @@ def figures(out: Path, host: pd.DataFrame, users: pd.DataFrame, bursts: pd.DataF
     axes[0].axhline(tcp_w, color="black", ls="--", label="TCP")
     axes[0].set(xlabel="subflows per path", ylabel="mean host power (W)", title="Fig. 1 analogue")
     axes[0].legend(fontsize=8)
-    for ax, setup, title in ((axes[1], "ethernet", "Fig. 3a analogue (Ethernet)"), (axes[2], "wifi", "Fig. 3b analogue (WiFi)")):
+    for ax, setup, title in (
+        (axes[1], "ethernet", "Fig. 3a analogue (Ethernet)"),
+        (axes[2], "wifi", "Fig. 3b analogue (WiFi)"),
+    ):
         rows = host[host["setup"] == setup].sort_values("rate_bps")
         ax.plot(rows["rate_bps"] / 1e6, rows["power_w"], "o-", color="tab:red", label="power")
         ax.set(xlabel="path rate (Mb/s)", ylabel="W", title=title)
@@ -574,14 +615,16 @@ def figures(out: Path, host: pd.DataFrame, users: pd.DataFrame, bursts: pd.DataF
     fig, axes = pyplot.subplots(1, 5, figsize=(22, 3.8))
     for ax, topology, title in zip(axes[:3], ("bcube", "fattree", "vl2"), ("Fig. 12 — BCube", "Fig. 13 — FatTree",
                                                                       "Fig. 14 — VL2"), strict=True):  # fmt: skip
-        for algorithm, rows in means_dc[means_dc["topology"] == topology].groupby("algorithm"):
-            ax.plot(rows["subflows"], rows["energy_per_gb_j"], "o-", label=LABELS[str(algorithm)])
+        for name, rows in means_dc[means_dc["topology"] == topology].groupby("algorithm"):
+            ax.plot(rows["subflows"], rows["energy_per_gb_j"], "o-", label=LABELS[str(name)])
         ax.set(title=title, xlabel="subflows", ylabel="host energy per Gb delivered (J)")
         ax.legend(fontsize=7)
     top = int(means_dc["subflows"].max())
     at = means_dc[(means_dc["subflows"] == top) & means_dc["topology"].isin(["fattree", "vl2"])]
-    for ax, column, title in ((axes[3], "energy_per_gb_j", f"Fig. 15 — J/Gb, {top} subflows"),
-                              (axes[4], "aggregate_goodput_bps", f"Fig. 16 — aggregate goodput, {top} subflows")):
+    for ax, column, title in (
+        (axes[3], "energy_per_gb_j", f"Fig. 15 — J/Gb, {top} subflows"),
+        (axes[4], "aggregate_goodput_bps", f"Fig. 16 — aggregate goodput, {top} subflows"),
+    ):
         pivot = at.pivot_table(index="topology", columns="algorithm", values=column)
         pivot.rename(columns=LABELS).plot.bar(ax=ax, rot=0)
         ax.set(title=title, xlabel="")
@@ -613,41 +656,51 @@ def report(out: Path, config: Config, quick: bool, cluster: bool, check_list: li
         ("Ethernet preset", "20 W, γ = ½, +15 % from 200 to 1000 Mb/s, +5 % of P_base per 100 ms of RTT",
          "paper (§III-B) + wattnet default (P_base)"),
         ("WiFi preset", "1 W, γ = 1, +90 % from 10 to 50 Mb/s", "paper (§III-B) + wattnet default (P_base)"),
-        ("TCP", "Linux profile on the testbed scenarios, RFC profile without delayed ACKs for htsim, ns-2 profile for "
-         "the wireless pair; single-path users Reno", "interpretation"),
-        ("Fig. 5a", f"N ∈ {config['users']}, {config['user_bytes'] / 1e6:g} MB per user, bottlenecks 100 Mb/s, 5 ms, "
-         "100 packets", "paper (N, 16 MB) + interpretation (rates, delays, buffers)" + (" (reduced)" if quick else "")),
-        ("Fig. 5b", f"45 Mb/s bursts, Pareto lengths mean 5 s (shape 1.5), exponential gaps mean 5 s; "
-         f"{config['burst_megabytes']:g} MB transfer; {config['burst_seeds']} burst schedules",
+        ("TCP", ("Linux profile on the testbed scenarios, RFC profile without delayed ACKs for htsim, ns-2 profile for "
+         "the wireless pair; single-path users Reno"), "interpretation"),
+        ("Fig. 5a", (f"N ∈ {config['users']}, {config['user_bytes'] / 1e6:g} MB per user, bottlenecks 100 Mb/s, 5 ms, "
+         "100 packets"), "paper (N, 16 MB) + interpretation (rates, delays, buffers)" + (" (reduced)" if quick else "")),
+        ("Fig. 5b", (f"45 Mb/s bursts, Pareto lengths mean 5 s (shape 1.5), exponential gaps mean 5 s; "
+         f"{config['burst_megabytes']:g} MB transfer; {config['burst_seeds']} burst schedules"),
          "paper (rate, 10 s, 5 s) + ns-2.35 default (Pareto shape) + interpretation"),
-        ("EC2 cloud", f"40 hosts × 4 interfaces of 256 Mb/s, permutation, {config['cloud_megabytes']:g} MB per "
-         "connection (the paper: 10 GB; energy per byte does not depend on it once slow start is amortised)",
+        ("EC2 cloud", (f"40 hosts × 4 interfaces of 256 Mb/s, permutation, {config['cloud_megabytes']:g} MB per "
+         "connection (the paper: 10 GB; energy per byte does not depend on it once slow start is amortised)"),
          "paper + interpretation (size)"),
-        ("data centres", f"FatTree k = 8, VL2 (8, 8, 8), BCube(4, 3) cut to 128 servers{' (16 hosts)' if config['dc_small'] else ''}; "
+        ("data centres", (f"FatTree k = 8, VL2 (8, 8, 8), BCube(4, 3) cut to 128 servers{' (16 hosts)' if config['dc_small'] else ''}; "
          f"subflows {config['dc_subflows']}; {', '.join(LABELS[a] for a in config['dc_algorithms'])}; "
-         f"{config['dc_runs']} permutation(s); {config['dc_duration_s']:g} s per run instead of 1000 s — {grid}",
+         f"{config['dc_runs']} permutation(s); {config['dc_duration_s']:g} s per run instead of 1000 s — {grid}"),
          "paper (topologies, 1–8 subflows, 10 runs) + interpretation (duration: see the steady state)"),
-        ("wireless pair", f"WiFi 10 Mb/s/40 ms, 4G 20 Mb/s/100 ms, DropTail 50, 64 KB receive buffer, on-off cross "
-         f"traffic at half each link's rate, {config['wireless_duration_s']:g} s, {config['wireless_runs']} runs",
+        ("wireless pair", (f"WiFi 10 Mb/s/40 ms, 4G 20 Mb/s/100 ms, DropTail 50, 64 KB receive buffer, on-off cross "
+         f"traffic at half each link's rate, {config['wireless_duration_s']:g} s, {config['wireless_runs']} runs"),
          "paper (§VI-C2) + interpretation (cross traffic)"),
     ]  # fmt: skip
     interpretations = [
         "Energy overhead (Figs. 12–16) is read as host energy per gigabit delivered, summed over all hosts.",
-        "Traffic shifting (Fig. 7) is measured as the share of the MPTCP rate on the burst-free path while exactly one "
-        "path bursts (0.5: none).",
-        "DTS takes its exact sigmoid ε (the paper's Taylor form is defective); the extended DTS adds the energy price φ "
-        "with the engine's defaults; both are compared with LIA.",
-        "BCube subflows follow BCube's parallel paths (Guo et al., SIGCOMM 2009), one per interface; FatTree and VL2 "
-        "subflows are spread by their own ECMP hashes.",
-        "The paper's 1000 s data-centre flows are shortened; the steady-state table compares the energy per bit of "
-        f"a {config['dc_steady_factor']}× longer run.",
+        (
+            "Traffic shifting (Fig. 7) is measured as the share of the MPTCP rate on the burst-free path while exactly one "
+            "path bursts (0.5: none)."
+        ),
+        (
+            "DTS takes its exact sigmoid ε (the paper's Taylor form is defective); the extended DTS adds the energy price φ "
+            "with the engine's defaults; both are compared with LIA."
+        ),
+        (
+            "BCube subflows follow BCube's parallel paths (Guo et al., SIGCOMM 2009), one per interface; FatTree and VL2 "
+            "subflows are spread by their own ECMP hashes."
+        ),
+        (
+            "The paper's 1000 s data-centre flows are shortened; the steady-state table compares the energy per bit of "
+            f"a {config['dc_steady_factor']}× longer run."
+        ),
     ]
     steady = steady_state(tables["datacentre"])
     sections = [
         ("Steady state of the shortened data-centre flows", table_html(pd.DataFrame([steady]))),
         ("Host power analogues (§III)", table_html(tables["host_power"])),
-        ("Fig. 6: per-user energy", table_html(tables["two_bottleneck"].groupby(["users", "algorithm"])["energy_j"]
-                                               .describe().reset_index())),  # fmt: skip
+        (
+            "Fig. 6: per-user energy",
+            table_html(tables["two_bottleneck"].groupby(["users", "algorithm"])["energy_j"].describe().reset_index()),
+        ),
         ("Figs. 7–9: bursts", table_html(tables["bursts"])),
         ("Fig. 10: cloud", table_html(tables["cloud"])),
         ("Figs. 12–16: data centres (means)", table_html(dc_means(tables["datacentre"]).reset_index())),

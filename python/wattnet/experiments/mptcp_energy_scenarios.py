@@ -13,6 +13,7 @@ worker (``wattnet.sweep(build=...)``).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any
@@ -92,9 +93,9 @@ def host_power(setup: str, subflows_per_path: int, rate_bps: float, megabytes: f
     else:
         rates = (20e6, 10e6) if phone else (NIC_RATE_BPS, NIC_RATE_BPS)
         delays = (0.005, 0.015) if phone else (LAN_DELAY_S, LAN_DELAY_S)
-        links = [
-            link("a", f"s{i + 1}", rates[i], delays[i], LAN_BUFFER) for i in range(2)
-        ] + [link(f"s{i + 1}", "b", rates[i], delays[i], LAN_BUFFER) for i in range(2)]
+        links = [link("a", f"s{i + 1}", rates[i], delays[i], LAN_BUFFER) for i in range(2)] + [
+            link(f"s{i + 1}", "b", rates[i], delays[i], LAN_BUFFER) for i in range(2)
+        ]
         paths = [["a->s1", "s1->b"], ["a->s2", "s2->b"]]
         rate = sum(rates)
     single = setup in ("tcp", "phone_tcp")
@@ -326,7 +327,7 @@ def bcube_path(topology: Topology, src: str, dst: str, level: int) -> list[str]:
             a[digit] = b[digit]
             servers.append(by_address[tuple(reversed(a))])
     ports = []
-    for here, there in zip(servers, servers[1:], strict=False):
+    for here, there in itertools.pairwise(servers):
         digit = next(i for i in range(k + 1) if address[here][k - i] != address[there][k - i])
         switch = switch_of[(here, digit)]
         ports += [f"{here}->{switch}", f"{switch}->{there}"]
@@ -353,7 +354,9 @@ def data_centre(topology: str, algorithm: str, subflows: int, duration_s: float,
             else:
                 per_path, rest = divmod(subflows, interfaces)
                 if rest and per_path:
-                    raise ValueError(f"subflows: 1 to {interfaces} or a multiple of {interfaces} on BCube, not {subflows}")
+                    raise ValueError(
+                        f"subflows: 1 to {interfaces} or a multiple of {interfaces} on BCube, not {subflows}"
+                    )
                 count = subflows if per_path == 0 else interfaces
                 flow["mptcp"] = {"paths": [bcube_path(t, a, b, level) for level in range(count)],
                                  "subflows_per_path": max(per_path, 1)}  # fmt: skip

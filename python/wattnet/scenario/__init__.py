@@ -32,7 +32,6 @@ from wattnet.scenario.controllers import (
 from wattnet.scenario.events import Event, LinkDown, LinkUp, SetRate, Sleep, Wake
 from wattnet.scenario.files import load_scenario, read_toml, scenario_from_toml
 from wattnet.scenario.flows import ExponentialSize, FixedSize, Flow, PacketSize, UniformSize, default_packet_size
-from wattnet.scenario.mptcp import Mptcp
 from wattnet.scenario.limits import (
     I64_MAX,
     MAX_PCAP_NODES,
@@ -53,6 +52,7 @@ from wattnet.scenario.limits import (
     whole_rate,
 )
 from wattnet.scenario.links import Link, PortOverride, UniformAvailableBandwidth
+from wattnet.scenario.mptcp import Mptcp
 from wattnet.scenario.nodes import BatteryHost, HostPower, MptcpHost, Node
 from wattnet.scenario.power import (
     ConstantPower,

@@ -90,7 +90,9 @@ class Flow(_Model):
                 problem = f"applies to {', '.join(MPTCP_TRAFFIC)} TCP flows only ({self.traffic.type}: {kind})"
                 raise ScenarioError([("mptcp", problem)])
             if self.path is not None:
-                raise ScenarioError([("path", "pins a single-path flow; give a Multipath TCP flow's paths in mptcp.paths")])
+                raise ScenarioError(
+                    [("path", "pins a single-path flow; give a Multipath TCP flow's paths in mptcp.paths")]
+                )
         return self
 
     @field_validator("stop_s")

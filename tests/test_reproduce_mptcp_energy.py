@@ -190,3 +190,17 @@ def test_checks_verdicts_figures_and_report_follow_from_the_tables(tmp_path):
     )
     assert "Steady state of the shortened data-centre flows" in report and "no ns-2.35 column" in report
     json.dumps(list(judged.values()))  # checks.json-ready
+
+
+def test_reproduce_takes_a_scheduler_but_not_with_local_workers(tmp_path):
+    import subprocess
+
+    from conftest import WATTNET
+
+    done = subprocess.run(
+        [WATTNET, "reproduce", "ecn-efficiency", "--quick", "--scheduler", "tcp://nowhere:8786", "--workers", "2",
+         "--out", tmp_path],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0 and "--workers applies to local processes" in done.stderr
+    assert not (tmp_path / "store").exists()

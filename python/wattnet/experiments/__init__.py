@@ -4,8 +4,9 @@ Each study is a module with ``reproduce(out, quick=False, ...) -> Path`` (the re
 that sweeps its grid through ``wattnet.sweep`` (so its runs are cached and resume), then
 writes ``tables/`` (CSV and Parquet), ``figures/`` (PNG and SVG), ``checks.json`` and
 ``report.html`` under ``out``. Every target in ``checks.json`` carries the paper's value,
-ns-2.35's on the same reconstructed scenario (stored under ``validation/studies/``) and
-wattnet's, with a verdict computed from them (``wattnet.experiments.report.judge``).
+ns-2.35's on the same reconstructed scenario (stored under ``validation/studies/``; none for a
+study ns-2.35 cannot run) and wattnet's, with a verdict computed from them
+(``wattnet.experiments.report.judge``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ScenarioError;
-use crate::time::{to_secs, Time};
+use crate::time::{checked_secs, to_secs, Time};
 
 /// How a host draws power; `nodes[i].power`.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -54,6 +54,9 @@ pub enum HostPowerSpec {
         /// RTT_ref (s); the presets' is 100 ms.
         #[serde(default)]
         ref_rtt_s: Option<f64>,
+        /// Length of the intervals over which τ_r is measured and P_r integrated (s); default 0.1.
+        #[serde(default)]
+        sample_interval_s: Option<f64>,
     },
 }
 
@@ -107,8 +110,14 @@ pub struct MptcpPower {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostModel {
     Battery(Battery),
-    Mptcp(MptcpPower),
+    /// The power model and the interval over which it is integrated.
+    Mptcp(MptcpPower, Time),
 }
+
+/// The default interval of the host energy integral: 100 ms, many round trips on the wired
+/// networks where the concave Ethernet model makes the interval matter (with a linear model the
+/// rate term does not depend on it), and about the averaging of a RAPL power reading.
+pub const DEFAULT_SAMPLE_INTERVAL_S: f64 = 0.1;
 
 fn non_negative(v: f64, field: String) -> Result<f64, ScenarioError> {
     if v.is_finite() && v >= 0.0 {
@@ -132,7 +141,16 @@ impl HostModel {
                     ack_as_data: *ack_cost_equals_data,
                 })
             }
-            HostPowerSpec::MptcpHost { preset, base_w, rate_w, ref_rate_bps, gamma, rtt_w, ref_rtt_s } => {
+            HostPowerSpec::MptcpHost {
+                preset,
+                base_w,
+                rate_w,
+                ref_rate_bps,
+                gamma,
+                rtt_w,
+                ref_rtt_s,
+                sample_interval_s,
+            } => {
                 let p = preset.map(HostPreset::power);
                 let need = |v: Option<f64>, name: &str| -> Result<f64, ScenarioError> {
                     let v = v.ok_or_else(|| ScenarioError::new(f(name), "required unless `preset` names one"))?;
@@ -157,7 +175,9 @@ impl HostModel {
                         return Err(ScenarioError::new(f(name), "must be positive"));
                     }
                 }
-                HostModel::Mptcp(model)
+                let interval_s = sample_interval_s.unwrap_or(DEFAULT_SAMPLE_INTERVAL_S);
+                let interval = checked_secs(interval_s, &f("sample_interval_s"), true)?;
+                HostModel::Mptcp(model, interval)
             }
         })
     }
@@ -185,6 +205,82 @@ impl MptcpPower {
         self.base_w / subflows as f64
             + self.rate_w * (rate_bps / self.ref_rate_bps).powf(self.gamma)
             + self.rtt_w * rtt_s / self.ref_rtt_s
+    }
+}
+
+/// What one subflow of a connection has done so far, as the energy meter reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SubflowReading {
+    /// Bytes the subflow delivered in order to its receiver.
+    pub delivered_bytes: u64,
+    /// Its smoothed RTT (s); 0 before the first sample.
+    pub srtt_s: f64,
+}
+
+/// One connection's host energy, integrated interval by interval (Zhao, Liu, Wang, "On
+/// Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2; docs/models/energy.md §6):
+/// E = Σ_k Δt_k·Σ_r P_r(n_k, τ_r,k, RTT_r,k), with n_k the connection's subflows at the end of
+/// interval k, τ_r,k the bits subflow r delivered in it over Δt_k, and RTT_r,k its SRTT then.
+/// An interval closes at the first reading at least `interval` after it opened, and at completion.
+#[derive(Clone, Debug)]
+pub struct HostEnergyMeter {
+    interval: Time,
+    /// Start of the open interval.
+    since: Time,
+    /// Bytes each subflow had delivered at `since`.
+    delivered: Vec<u64>,
+    /// Energy of each subflow over the closed intervals (J).
+    joules: Vec<f64>,
+}
+
+impl HostEnergyMeter {
+    pub fn new(opened: Time, interval: Time) -> HostEnergyMeter {
+        HostEnergyMeter { interval, since: opened, delivered: Vec::new(), joules: Vec::new() }
+    }
+
+    /// Whether the open interval has lasted its length at `now`.
+    pub fn due(&self, now: Time) -> bool {
+        now >= self.since.saturating_add(self.interval)
+    }
+
+    /// Each subflow's energy over the open interval, from its start to `now`.
+    fn open_joules<'a>(
+        &'a self,
+        model: &'a MptcpPower,
+        now: Time,
+        subflows: &'a [SubflowReading],
+    ) -> impl Iterator<Item = f64> + 'a {
+        let seconds = to_secs(now - self.since);
+        subflows.iter().enumerate().map(move |(r, s)| {
+            if seconds == 0.0 {
+                return 0.0;
+            }
+            let before = self.delivered.get(r).copied().unwrap_or(0);
+            let rate_bps = (s.delivered_bytes - before) as f64 * 8.0 / seconds;
+            seconds * model.power_w(subflows.len() as u32, rate_bps, s.srtt_s)
+        })
+    }
+
+    /// Closes the open interval at `now` and opens the next.
+    pub fn close(&mut self, model: &MptcpPower, now: Time, subflows: &[SubflowReading]) {
+        let added: Vec<f64> = self.open_joules(model, now, subflows).collect();
+        self.joules.resize(subflows.len().max(self.joules.len()), 0.0);
+        for (total, e) in self.joules.iter_mut().zip(added) {
+            *total += e;
+        }
+        self.delivered.clear();
+        self.delivered.extend(subflows.iter().map(|s| s.delivered_bytes));
+        self.since = now;
+    }
+
+    /// Subflow `r`'s energy up to `now` (the closed intervals and the open one).
+    pub fn subflow_joules(&self, model: &MptcpPower, now: Time, subflows: &[SubflowReading], r: usize) -> f64 {
+        self.joules.get(r).copied().unwrap_or(0.0) + self.open_joules(model, now, subflows).nth(r).unwrap_or(0.0)
+    }
+
+    /// The connection's energy up to `now`: Σ over its subflows.
+    pub fn joules(&self, model: &MptcpPower, now: Time, subflows: &[SubflowReading]) -> f64 {
+        self.joules.iter().sum::<f64>() + self.open_joules(model, now, subflows).sum::<f64>()
     }
 }
 
@@ -255,8 +351,10 @@ mod tests {
             gamma,
             rtt_w: None,
             ref_rtt_s: None,
+            sample_interval_s: None,
         };
-        let HostModel::Mptcp(m) = HostModel::from_spec(&spec, "nodes[0].power").unwrap() else { panic!() };
+        let HostModel::Mptcp(m, interval) = HostModel::from_spec(&spec, "nodes[0].power").unwrap() else { panic!() };
+        assert_eq!(interval, from_secs(DEFAULT_SAMPLE_INTERVAL_S));
         m
     }
 
@@ -317,8 +415,33 @@ mod tests {
             gamma: Some(1.0),
             rtt_w: None,
             ref_rtt_s: Some(0.1),
+            sample_interval_s: None,
         };
         assert_eq!(HostModel::from_spec(&spec, "nodes[3].power").unwrap_err().field, "nodes[3].power.rtt_w");
+    }
+
+    #[test]
+    fn the_meter_integrates_each_subflow_interval_by_interval() {
+        // P_r = 10 W/n + 2 W·τ_r/(10 Mb/s) + 1 W·RTT_r/(100 ms), 100 ms intervals.
+        let m = MptcpPower { base_w: 10.0, rate_w: 2.0, ref_rate_bps: 10e6, gamma: 1.0, rtt_w: 1.0, ref_rtt_s: 0.1 };
+        let ms = |v: f64| from_secs(v * 1e-3);
+        let reading = |delivered_bytes, srtt_s| SubflowReading { delivered_bytes, srtt_s };
+        let mut meter = HostEnergyMeter::new(ms(0.0), ms(100.0));
+        assert!(!meter.due(ms(99.0)) && meter.due(ms(100.0)));
+        // 0–100 ms, one subflow: 125 000 B = 10 Mb/s, SRTT 20 ms: 0.1 s·(10 + 2 + 0.2) W = 1.22 J.
+        let one = [reading(125_000, 0.02)];
+        assert!((meter.joules(&m, ms(100.0), &one) - 1.22).abs() < 1e-12);
+        meter.close(&m, ms(100.0), &one);
+        // 100–150 ms, a second subflow joins (n = 2): the first delivers 62 500 B more (10 Mb/s)
+        // at SRTT 40 ms, the second 31 250 B (5 Mb/s) at SRTT 100 ms.
+        // First: 0.05·(5 + 2 + 0.4) = 0.37 J; second: 0.05·(5 + 1 + 1) = 0.35 J.
+        let two = [reading(187_500, 0.04), reading(31_250, 0.1)];
+        assert!((meter.subflow_joules(&m, ms(150.0), &two, 0) - (1.22 + 0.37)).abs() < 1e-12);
+        assert!((meter.subflow_joules(&m, ms(150.0), &two, 1) - 0.35).abs() < 1e-12);
+        meter.close(&m, ms(150.0), &two);
+        assert!((meter.joules(&m, ms(150.0), &two) - 1.94).abs() < 1e-12);
+        // Nothing more happens: an empty interval up to the same instant adds nothing.
+        assert!((meter.joules(&m, ms(150.0), &two) - 1.94).abs() < 1e-12);
     }
 
     #[test]

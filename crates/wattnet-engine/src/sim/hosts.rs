@@ -1,7 +1,7 @@
 //! Nodes as hosts: packets each node sends and receives, and host energy (see `HostModel`).
 
 use super::{Connection, Simulation};
-use crate::host::{HostActivity, HostModel};
+use crate::host::{HostActivity, HostModel, SubflowReading};
 use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
@@ -88,18 +88,19 @@ impl Simulation {
         c.group.stream.completed_at.unwrap_or(self.now)
     }
 
-    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one connection whose sender has an `mptcp_host` model, else NaN:
-    /// E = duration·P_r(τ_r, RTT_r), one subflow (n = 1), duration from opening to completion
-    /// (or now), τ_r its goodput over that time, RTT_r its mean SRTT (0 before any sample).
+    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one
+    /// connection whose sender has an `mptcp_host` model, else NaN: Σ over its intervals (`HostEnergyMeter`) from
+    /// opening to completion (or now) of P_1(τ, SRTT) for its one subflow (n = 1).
     pub(super) fn connection_host_energy(&self, c: &Connection) -> f64 {
-        let Some(HostModel::Mptcp(m)) = &self.hosts[c.sender_node as usize].model else { return f64::NAN };
-        let duration = to_secs(self.connection_end(c) - c.opened_at);
-        if duration == 0.0 {
-            return 0.0;
-        }
-        let goodput = c.receiver.bytes_delivered() as f64 * 8.0 / duration;
-        let rtt = c.sender.mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
-        duration * m.power_w(1, goodput, rtt)
+        let (Some(HostModel::Mptcp(m, _)), Some(meter)) = (&self.hosts[c.sender_node as usize].model, &c.energy) else {
+            return f64::NAN;
+        };
+        meter.joules(m, self.connection_end(c), &[Simulation::subflow_reading(c)])
+    }
+
+    /// What the energy meter reads of a connection's one subflow.
+    pub(super) fn subflow_reading(c: &Connection) -> SubflowReading {
+        SubflowReading { delivered_bytes: c.receiver.bytes_delivered(), srtt_s: c.sender.srtt().map_or(0.0, to_secs) }
     }
 
     /// One row per node: its own packets, its output ports' energy (NaN if none is metered)
@@ -118,7 +119,7 @@ impl Simulation {
             .iter()
             .map(|h| match (&h.model, &h.activity) {
                 (Some(HostModel::Battery(b)), Some(a)) => b.energy_j(a),
-                (Some(HostModel::Mptcp(_)), _) => 0.0,
+                (Some(HostModel::Mptcp(..)), _) => 0.0,
                 _ => f64::NAN,
             })
             .collect();

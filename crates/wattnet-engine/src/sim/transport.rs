@@ -5,6 +5,7 @@ use rand_distr::{Distribution, Exp};
 
 use super::Simulation;
 use crate::event::EventKind;
+use crate::host::{HostEnergyMeter, HostModel};
 use crate::packet::{Packet, PacketId};
 use crate::rng::Rng;
 use crate::tcp::group::Group;
@@ -59,6 +60,8 @@ pub struct Connection {
     pub opened_at: Time,
     /// (cwnd, ssthresh) as last written to the cwnd trace.
     last_traced: (f64, f64),
+    /// The sender's host energy, when its node has an `mptcp_host` model.
+    pub energy: Option<Box<HostEnergyMeter>>,
 }
 
 /// One row of the every-change cwnd trace.
@@ -121,6 +124,10 @@ impl Simulation {
         let opener = tcp.config.opener;
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
         let group = Group::single(&tcp.config, bytes);
+        let energy = match self.hosts[sender_node as usize].model {
+            Some(HostModel::Mptcp(_, interval)) => Some(Box::new(HostEnergyMeter::new(self.now, interval))),
+            _ => None,
+        };
         self.connections.push(Connection {
             flow: flow_id,
             sender_node,
@@ -130,6 +137,7 @@ impl Simulation {
             group,
             opened_at: self.now,
             last_traced: window,
+            energy,
         });
         if id as usize == self.connections.len() - 1
             && self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1)
@@ -196,7 +204,19 @@ impl Simulation {
             self.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
         }
         // The connection, not the receiver, knows how much the application sends.
+        let running = conn.group.stream.completed_at.is_none();
         let completed = conn.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
+        // The host energy integral closes an interval once it is due, and at completion.
+        if running && conn.energy.is_some() {
+            let reading = Simulation::subflow_reading(conn);
+            if let (Some(meter), Some(HostModel::Mptcp(model, _))) =
+                (conn.energy.as_deref_mut(), &self.hosts[conn.sender_node as usize].model)
+            {
+                if completed || meter.due(self.now) {
+                    meter.close(model, self.now, &[reading]);
+                }
+            }
+        }
 
         let mut out = std::mem::take(&mut self.outbox);
         for o in out.drain(..) {

@@ -84,9 +84,9 @@ def test_opportunistic_sleeping_saves_what_the_hand_count_says():
 
 def test_host_models_on_a_ten_segment_download():
     # See energy.rs: the client c sends 12 packets and receives 14 over an active span of 89.28 ms,
-    # 15.64 ms of it on the wire. The server's connection lasts 79.2 ms, carries 116 800 bits
-    # with a mean SRTT of 20.334 951 171 75 ms. WiFi preset: P = 1 W + 0.9 W·τ/(40 Mb/s) +
-    # 0.05 W·RTT/(100 ms).
+    # 15.64 ms of it on the wire. The server's connection lasts 79.2 ms (one 100 ms interval of the host
+    # energy integral, closed at completion), carries 116 800 bits and has an SRTT of 20.426 562 5 ms then. WiFi preset: P = 1 W + a·τ/(10 Mb/s) +
+    # 0.05 W·RTT/(100 ms), a = 0.9 W/3.1 (+90 % from 10 to 50 Mb/s).
     scenario = {
         "seed": 1,
         "duration_s": 0.2,
@@ -111,7 +111,7 @@ def test_host_models_on_a_ten_segment_download():
     results = wattnet.run(Scenario.from_dict(scenario))
     nodes = results.nodes.set_index("node")
     assert nodes.loc["c", "host_energy_j"] == pytest.approx(0.012 + 0.028 + 0.07364, abs=1e-15)
-    wifi = 0.0792 * 1.0 + 0.9 * 116_800 / 40e6 + 0.0792 * 0.05 * 0.2033495117175
+    wifi = 0.0792 * 1.0 + 0.9 / 3.1 * 116_800 / 10e6 + 0.0792 * 0.05 * 0.204265625
     assert nodes.loc["s", "host_energy_j"] == pytest.approx(wifi, abs=1e-12)
     assert results.connections.host_energy_j[0] == nodes.loc["s", "host_energy_j"]
     assert math.isnan(nodes.loc["c", "ports_energy_j"])

@@ -368,6 +368,13 @@ def reproduce_command(
     quick: Annotated[bool, typer.Option("--quick", help="A reduced grid and shorter runs.")] = False,
     list_studies: Annotated[bool, typer.Option("--list", help="List the studies: name, paper, title.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes; default one per core.")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Run the sweeps on the Dask cluster of this scheduler (tcp://host:8786) instead of local processes; "
+            "a study with a grid too large for one machine runs it in full there."
+        ),
+    ] = None,
     verbose: Verbose = 0,
     quiet: Quiet = False,
 ) -> None:
@@ -390,7 +397,10 @@ def reproduce_command(
         out = DEFAULT_RUNS_DIR / (f"{study}-quick" if quick else study)
     entry = STUDIES[study]
     typer.echo(f"Reproducing {entry.paper.citation()}", err=True)
-    report = entry.reproduce(out, quick=quick, workers=workers, progress=not quiet)
+    if scheduler is not None and workers is not None:
+        exit_with_errors(["--workers applies to local processes; a Dask cluster (--scheduler) has its own workers"])
+    executor = "local" if scheduler is None else scheduler
+    report = entry.reproduce(out, quick=quick, executor=executor, workers=workers, progress=not quiet)
     checks = json.loads((out / "checks.json").read_text())
     width, id_width = max(map(len, VERDICTS)), max((len(check["id"]) for check in checks), default=0)
     for check in checks:

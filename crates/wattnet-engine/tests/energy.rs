@@ -251,17 +251,17 @@ fn a_battery_client_pays_per_packet_and_idles_between() {
 
 #[test]
 fn an_mptcp_host_pays_for_its_connection_by_rate_and_rtt() {
-    // s: P = 10 W + 2 W·τ/(1 Mb/s) + 1 W·RTT/(100 ms). Its connection runs from 0 to completion at
-    // 79.2 ms and delivers 116 800 bits: τ·duration = 116 800 bits. RTT samples (one timed
-    // segment per RTT, ns2): the SYN 20.08 ms, segment 1 (sent 20.08, ACKed 41.66) 21.58 ms,
-    // segment 3 (41.66 → 63.20) 21.54 ms, segment 7 (63.20 → 84.74) 21.54 ms. SRTT after each,
-    // in ps (RFC 6298, integer): 20 080 000 000, 20 267 500 000, 20 426 562 500,
-    // 20 565 742 187; mean 20 334 951 171.75 ps.
-    // E = 0.0792 × 10 + 2 × 0.1168 + 0.0792 × 0.203 349 511 717 5 = 1.041 705 281 328 J.
+    // s: P = 10 W + 2 W·τ/(1 Mb/s) + 1 W·RTT/(100 ms), integrated over 100 ms intervals. Its
+    // connection runs from 0 to completion at 79.2 ms (one interval, closed at completion) and
+    // delivers 116 800 bits: τ·duration = 116 800 bits. RTT samples (one timed segment per RTT,
+    // ns2): the SYN 20.08 ms, segment 1 (sent 20.08, ACKed 41.66) 21.58 ms, segment 3 (41.66 →
+    // 63.20) 21.54 ms; segment 7's (→ 84.74) comes after completion. SRTT after each, in ps
+    // (RFC 6298, integer): 20 080 000 000, 20 267 500 000, 20 426 562 500: at completion 20.426 562 5 ms.
+    // E = 0.0792 × 10 + 2 × 0.1168 + 0.0792 × 0.204 265 625 = 1.041 777 837 5 J.
     let host = json!({"type": "mptcp_host", "base_w": 10.0, "rate_w": 2.0, "ref_rate_bps": 1e6, "gamma": 1.0,
                       "rtt_w": 1.0, "ref_rtt_s": 0.1});
     let r = ten_segment_download(serde_json::Value::Null, host);
-    let expected = 0.0792 * 10.0 + 0.2336 + 0.0792 * 0.2033495117175;
+    let expected = 0.0792 * 10.0 + 0.2336 + 0.0792 * 0.204265625;
     assert!((node_f64(&r, "s", "host_energy_j") - expected).abs() < 1e-12, "{}", node_f64(&r, "s", "host_energy_j"));
     let conns = r.table("connections");
     assert!((conns.f64s("host_energy_j")[0] - expected).abs() < 1e-12);

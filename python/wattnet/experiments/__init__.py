@@ -6,8 +6,9 @@ with ``reproduce(out, quick=False, ...) -> Path`` (the report's path)
 that sweeps its grid through ``wattnet.sweep`` (so its runs are cached and resume), then
 writes ``tables/`` (CSV and Parquet), ``figures/`` (PNG and SVG), ``checks.json`` and
 ``report.html`` under ``out``. Every target in ``checks.json`` carries the paper's value,
-ns-2.35's on the same reconstructed scenario (stored under ``validation/studies/``) and
-wattnet's, with a verdict computed from them (``wattnet.experiments.report.judge``).
+ns-2.35's on the same reconstructed scenario (stored under ``validation/studies/``; none for a
+study ns-2.35 cannot run) and wattnet's, with a verdict computed from them
+(``wattnet.experiments.report.judge``).
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ ECN_PAPER = Paper(
     "K. Pentikousis, H. Badr",
     "NETWORKING 2002, LNCS 2345, Springer",
     2002,
+)
+MPTCP_PAPER = Paper(
+    "On Energy-Efficient Congestion Control for Multipath TCP",
+    "J. Zhao, J. Liu, H. Wang",
+    "IEEE",
+    2017,
 )
 
 STUDIES: dict[str, Study] = {

@@ -86,8 +86,12 @@ NOT_SIMULABLE = "not simulable"
 NOT_FROM_TEXT = "not reproducible from the paper's text"
 DIFFERS_MODEL = "differs from the fluid model"
 WATTNET_ONLY = "not reproduced (wattnet-only)"
-VERDICTS = (REPRODUCED, MATCHES_NS2, DIFFERS, NOT_SIMULABLE, NOT_FROM_TEXT, DIFFERS_MODEL, WATTNET_ONLY)
+# For a study no reference simulator can run at all (ns-2.35 has no Multipath TCP), a target is reproduced,
+# differs from the paper (with the reason), or not simulable.
+DIFFERS_PAPER = "differs from the paper"
+VERDICTS = (REPRODUCED, MATCHES_NS2, DIFFERS, NOT_SIMULABLE, NOT_FROM_TEXT, DIFFERS_MODEL, WATTNET_ONLY, DIFFERS_PAPER)
 NS2 = "ns-2.35"
+NO_REFERENCE = "none"
 
 
 def numbers(value: Any, path: str = "") -> dict[str, float | bool]:
@@ -125,7 +129,7 @@ def judge(
     checks: list[dict[str, Any]],
     reference: dict[str, dict[str, Any] | None],
     *,
-    reference_name: str = NS2,
+    reference_name: str | None = NS2,
     explanations: dict[str, str] | None = None,
     analogues: dict[str, str] | None = None,
     relative: float = 0.15,
@@ -144,11 +148,13 @@ def judge(
     With a fluid model of the paper's equations as the reference (``reference_name`` other than
     ns-2.35) the question is qualitative: a target the model misses too is *not reproducible from
     the paper's text*; one it meets is *differs from the fluid model*; one it does not cover is
-    *not reproduced (wattnet-only)*.
+    *not reproduced (wattnet-only)*. Without any reference (``reference_name`` None: no simulator
+    can run the study's mechanism) a target wattnet misses *differs from the paper*, and the
+    ``explanations`` say why.
     """
     explanations = explanations or {}
     analogues = analogues or {}
-    model = reference_name != NS2
+    model = reference_name not in (NS2, None)
     judged = []
     for c in checks:
         ref = reference.get(c["id"])
@@ -162,6 +168,8 @@ def judge(
             verdict, reason = NOT_SIMULABLE, f"A testbed measurement; the simulated analogue is {analogues[c['id']]}."
         elif c["pass"]:
             verdict, reason = REPRODUCED, ""
+        elif reference_name is None:
+            verdict, reason = DIFFERS_PAPER, ""
         elif ref is None:
             verdict = WATTNET_ONLY if model else DIFFERS
             reason = (
@@ -187,7 +195,7 @@ def judge(
         explanation = explanations.get(c["id"], "") if verdict != REPRODUCED else ""
         if explanation:
             reason = f"{reason} {explanation}".strip()
-        judged.append({**c, "reference": reference_name, "verdict": verdict, "reason": reason})
+        judged.append({**c, "reference": reference_name or NO_REFERENCE, "verdict": verdict, "reason": reason})
     return judged
 
 
@@ -209,6 +217,7 @@ def summary_line(checks: list[dict[str, Any]]) -> str:
         NOT_FROM_TEXT: "are not reproducible from the paper's text",
         DIFFERS_MODEL: "differ from the fluid model of the paper's equations",
         WATTNET_ONLY: "are not reproduced and have no reference (wattnet-only)",
+        DIFFERS_PAPER: "differ from the paper",
     }
     parts += [f"{counts[v]} {phrase}" for v, phrase in phrases.items() if counts.get(v)]
     return "; ".join(parts)
@@ -260,7 +269,7 @@ figure{margin:1em 0} img{max-width:100%} code{font-size:12px} .cite{color:#444}
 """
 
 VERDICT_CLASSES = {REPRODUCED: "v-reproduced", MATCHES_NS2: "v-matches", NOT_FROM_TEXT: "v-matches",
-                   DIFFERS: "v-differs", DIFFERS_MODEL: "v-differs"}  # fmt: skip
+                   DIFFERS: "v-differs", DIFFERS_MODEL: "v-differs", DIFFERS_PAPER: "v-differs"}  # fmt: skip
 
 
 def value_html(value: Any) -> str:

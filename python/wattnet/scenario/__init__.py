@@ -8,7 +8,7 @@ One module per section of the format; every public name is importable from here:
 - ``limits``: the engine's limits and the constrained number types the fields share;
 - ``base``: the base model and the field paths of validation errors;
 - ``routing``, ``nodes``, ``queues``, ``power``, ``controllers``, ``links``: the network;
-- ``traffic``, ``tcp``, ``flows``: what is sent and how;
+- ``traffic``, ``tcp``, ``mptcp``, ``flows``: what is sent and how;
 - ``events``, ``recording``: changes at given times; time series and pcap captures;
 - ``root``: ``Scenario`` itself; ``checks``: what no single field can check; ``files``: reading TOML and JSON.
 
@@ -52,6 +52,7 @@ from wattnet.scenario.limits import (
     whole_rate,
 )
 from wattnet.scenario.links import Link, PortOverride, UniformAvailableBandwidth
+from wattnet.scenario.mptcp import Mptcp
 from wattnet.scenario.nodes import BatteryHost, HostPower, MptcpHost, Node
 from wattnet.scenario.power import (
     ConstantPower,
@@ -112,6 +113,7 @@ __all__ = [
     "LinkStateReconvergence",
     "LinkUp",
     "Lpi",
+    "Mptcp",
     "MptcpHost",
     "NewReno",
     "Node",

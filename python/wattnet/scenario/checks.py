@@ -90,6 +90,9 @@ def _reference_problems(scenario: Scenario) -> list[tuple[str, str]]:
                 )
         if flow.path is not None and links_valid and known:
             problems += _pinned_path_problems(f"flows[{i}]", flow, ports)
+        if flow.mptcp is not None and flow.mptcp.paths and links_valid and known:
+            for k, path in enumerate(flow.mptcp.paths):
+                problems += _path_problems(f"flows[{i}].mptcp.paths[{k}]", path, flow.src, flow.dst, ports)
         if flow.start_s >= scenario.duration_s:
             problems.append(
                 (f"flows[{i}].start_s", f"at or after the end of the run (duration_s = {scenario.duration_s})")
@@ -162,26 +165,31 @@ def _overload_problems(scenario: Scenario) -> list[tuple[str, str]]:
 
 
 def _pinned_path_problems(field: str, flow: Flow, ports: set[str]) -> list[tuple[str, str]]:
-    """A pinned path: known ports, each starting where the previous one ends, from the flow's
-    src to its dst, visiting each node once; a web flow's requests all come from its src."""
-    if not flow.path:
-        return [(f"{field}.path", 'must name at least one port ("from->to")')]
+    """A pinned path (see ``_path_problems``); a web flow's requests all come from its src."""
     if any(sender != flow.src for sender in getattr(flow.traffic, "senders", [])):
         return [(f"{field}.path", "cannot pin a web flow whose requests come from other senders")]
-    at, visited = flow.src, {flow.src}
-    for k, port in enumerate(flow.path):
+    return _path_problems(f"{field}.path", flow.path or [], flow.src, flow.dst, ports)
+
+
+def _path_problems(field: str, path: list[str], src: str, dst: str, ports: set[str]) -> list[tuple[str, str]]:
+    """A path given port by port (a pinned ``path``, or one of ``mptcp.paths``): known ports,
+    each starting where the previous one ends, from src to dst, visiting each node once."""
+    if not path:
+        return [(field, 'must name at least one port ("from->to")')]
+    at, visited = src, {src}
+    for k, port in enumerate(path):
         if port not in ports:
-            return [(f"{field}.path[{k}]", _unknown_port(port))]
+            return [(f"{field}[{k}]", _unknown_port(port))]
         start, end = port.split("->")
         if start != at:
             whence = "the flow's src" if k == 0 else "the previous port's end"
-            return [(f"{field}.path[{k}]", f"port {port!r} does not start at {whence}, {at!r}")]
+            return [(f"{field}[{k}]", f"port {port!r} does not start at {whence}, {at!r}")]
         if end in visited:
-            return [(f"{field}.path[{k}]", f"port {port!r} returns to node {end!r}: a path visits each node once")]
+            return [(f"{field}[{k}]", f"port {port!r} returns to node {end!r}: a path visits each node once")]
         at = end
         visited.add(end)
-    if at != flow.dst:
-        return [(f"{field}.path", f"ends at {at!r}, not at the flow's dst {flow.dst!r}")]
+    if at != dst:
+        return [(field, f"ends at {at!r}, not at the flow's dst {dst!r}")]
     return []
 
 

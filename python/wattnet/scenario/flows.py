@@ -6,8 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from wattnet.errors import ScenarioError
 from wattnet.scenario.base import _Model
 from wattnet.scenario.limits import U32_MAX, NonNegativeSeconds
+from wattnet.scenario.mptcp import MPTCP_TRAFFIC, Mptcp
 from wattnet.scenario.tcp import Tcp
 from wattnet.scenario.traffic import TCP_TRAFFIC, Traffic
 
@@ -69,6 +71,11 @@ class Flow(_Model):
     path: list[str] | None = None
     """The ports ("from->to") the flow's packets take from ``src`` to ``dst``, whatever the
     forwarding tables say (TCP's ACKs take the same links back); absent: the tables decide."""
+    # Left out of the engine's JSON when absent, so that a single-path scenario's JSON (and its
+    # run key in a store) is the same as before Multipath TCP.
+    mptcp: Mptcp | None = Field(None, exclude_if=lambda value: value is None)
+    """Multipath TCP (bulk, transfer and serial TCP flows): the connection's subflows, scheduler
+    and receive buffer; absent: single-path TCP."""
 
     @model_validator(mode="after")
     def _transport_fields(self) -> Flow:
@@ -77,6 +84,15 @@ class Flow(_Model):
                 raise ValueError("stop_s applies to UDP and web traffic only; a TCP transfer ends with its data")
         elif self.tcp is not None:
             raise ValueError(f"tcp applies to TCP traffic ({', '.join(TCP_TRAFFIC)}) only")
+        if self.mptcp is not None:
+            if self.traffic.type not in MPTCP_TRAFFIC:
+                kind = "web requests are short single-path connections" if self.traffic.type == "web" else "not TCP"
+                problem = f"applies to {', '.join(MPTCP_TRAFFIC)} TCP flows only ({self.traffic.type}: {kind})"
+                raise ScenarioError([("mptcp", problem)])
+            if self.path is not None:
+                raise ScenarioError(
+                    [("path", "pins a single-path flow; give a Multipath TCP flow's paths in mptcp.paths")]
+                )
         return self
 
     @field_validator("stop_s")

@@ -42,11 +42,14 @@ class MptcpHost(_Model):
     """A host's power while sending, per connection (Zhao, Liu, Wang, IEEE 2017, eq. 2):
     P_r = P_base/n + a·(τ_r/τ_ref)^γ + b·RTT_r/RTT_ref, one subflow (n = 1) per connection.
 
-    Each connection the node sends costs duration·P_r, with the duration from opening to
-    completion (or the end of the run), τ_r its goodput and RTT_r its mean SRTT. ``preset``
-    ``ethernet`` (20 W, 3 W at 1 Gb/s) or ``wifi`` (1 W, 0.9 W per 40 Mb/s), both γ = 1,
-    b = 0.05·P_base, RTT_ref = 100 ms; explicit values override the preset's, and without a
-    preset every value is required.
+    Each connection the node sends costs Σ Δt·P_r over intervals of ``sample_interval_s`` from
+    opening to completion (or the end of the run), τ_r its throughput in the interval and RTT_r its
+    SRTT at the interval's end. ``preset``
+    ``ethernet`` (P_base 20 W, γ = ½, a = 2.76 W at τ_ref = 200 Mb/s: +15 % from 200 to 1000 Mb/s,
+    steep at low rates and flat at high) or ``wifi`` (1 W, γ = 1, a = 0.29 W at τ_ref = 10 Mb/s:
+    +90 % from 10 to 50 Mb/s), both b = 0.05·P_base and RTT_ref = 100 ms; explicit values override
+    the preset's (an explicit ``base_w`` scales the preset's a and b along), and without a preset
+    every value is required.
     """
 
     type: Literal["mptcp_host"] = "mptcp_host"
@@ -63,6 +66,8 @@ class MptcpHost(_Model):
     """b (W)."""
     ref_rtt_s: PositiveSeconds | None = None
     """RTT_ref (s)."""
+    sample_interval_s: PositiveSeconds | None = None
+    """Length of the intervals over which τ_r is measured and P_r integrated; default 0.1 s."""
 
     @model_validator(mode="after")
     def _complete(self) -> MptcpHost:

@@ -1,7 +1,7 @@
 //! Nodes as hosts: packets each node sends and receives, and host energy (see `HostModel`).
 
 use super::{Connection, Simulation};
-use crate::host::{HostActivity, HostModel};
+use crate::host::{HostActivity, HostModel, SubflowReading};
 use crate::packet::{PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
@@ -88,36 +88,35 @@ impl Simulation {
         c.sender.group.stream.completed_at.unwrap_or(self.now)
     }
 
-    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one connection whose sender has an `mptcp_host` model, else NaN:
-    /// E = duration·P_r(τ_r, RTT_r), one subflow (n = 1), duration from opening to completion
-    /// (or now), τ_r its goodput over that time, RTT_r its mean SRTT (0 before any sample).
+    /// Zhao, Liu, Wang ("On Energy-Efficient Congestion Control for Multipath TCP", IEEE 2017, eq. 2) for one
+    /// connection whose sender has an `mptcp_host` model, else NaN: Σ over its intervals (`HostEnergyMeter`) from
+    /// opening to completion (or now) of Σ_r P_r(τ_r, SRTT_r) over its n subflows.
     pub(super) fn connection_host_energy(&self, c: &Connection) -> f64 {
-        if c.sender.subflows.len() > 1 {
-            return (0..c.sender.subflows.len()).map(|s| self.subflow_host_energy(c, s)).sum();
-        }
-        let Some(HostModel::Mptcp(m)) = &self.net.hosts[c.sender_node as usize].model else { return f64::NAN };
-        let duration = to_secs(self.connection_end(c) - c.opened_at);
-        if duration == 0.0 {
-            return 0.0;
-        }
-        let goodput = c.receiver.bytes_delivered() as f64 * 8.0 / duration;
-        let rtt = c.first().mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
-        duration * m.power_w(1, goodput, rtt)
+        let (Some(HostModel::Mptcp(m, _)), Some(meter)) = (&self.net.hosts[c.sender_node as usize].model, &c.energy)
+        else {
+            return f64::NAN;
+        };
+        meter.joules(m, self.connection_end(c), &Simulation::subflow_readings(c))
     }
 
-    /// The same for subflow `s` of a Multipath TCP connection of n subflows: duration·P_r(τ_r,
-    /// RTT_r) with n the connection's subflows, τ_r the data the subflow had acknowledged over
-    /// the connection's life, RTT_r its mean SRTT.
-    pub(super) fn subflow_host_energy(&self, c: &Connection, s: usize) -> f64 {
-        let Some(HostModel::Mptcp(m)) = &self.net.hosts[c.sender_node as usize].model else { return f64::NAN };
-        let duration = to_secs(self.connection_end(c) - c.opened_at);
-        if duration == 0.0 {
-            return 0.0;
+    /// What the energy meter reads of each subflow: the data it delivered (on a single path the
+    /// receiver's in-order bytes; of several subflows each one's bytes acknowledged) and its SRTT.
+    /// Read once per metering interval, not per packet.
+    pub(super) fn subflow_readings(c: &Connection) -> Vec<SubflowReading> {
+        let srtt = |s: &crate::tcp::sender::Sender| s.srtt().map_or(0.0, to_secs);
+        if c.sender.subflows.len() == 1 {
+            return vec![SubflowReading { delivered_bytes: c.receiver.bytes_delivered(), srtt_s: srtt(c.first()) }];
         }
-        let sender = &c.sender.subflows[s];
-        let rate = sender.bytes_acked() as f64 * 8.0 / duration;
-        let rtt = sender.mean_srtt().map_or(0.0, |ps| ps / crate::time::PS_PER_S as f64);
-        duration * m.power_w(c.sender.subflows.len() as u32, rate, rtt)
+        c.sender.subflows.iter().map(|s| SubflowReading { delivered_bytes: s.bytes_acked(), srtt_s: srtt(s) }).collect()
+    }
+
+    /// Subflow `s`'s part of its connection's host energy (NaN without an `mptcp_host` model).
+    pub(super) fn subflow_host_energy(&self, c: &Connection, s: usize) -> f64 {
+        let (Some(HostModel::Mptcp(m, _)), Some(meter)) = (&self.net.hosts[c.sender_node as usize].model, &c.energy)
+        else {
+            return f64::NAN;
+        };
+        meter.subflow_joules(m, self.connection_end(c), &Simulation::subflow_readings(c), s)
     }
 
     /// One row per node: its own packets, its output ports' energy (NaN if none is metered)
@@ -137,7 +136,7 @@ impl Simulation {
             .iter()
             .map(|h| match (&h.model, &h.activity) {
                 (Some(HostModel::Battery(b)), Some(a)) => b.energy_j(a),
-                (Some(HostModel::Mptcp(_)), _) => 0.0,
+                (Some(HostModel::Mptcp(..)), _) => 0.0,
                 _ => f64::NAN,
             })
             .collect();

@@ -5,6 +5,7 @@ use rand_distr::{Distribution, Exp};
 
 use super::Simulation;
 use crate::event::EventKind;
+use crate::host::{HostEnergyMeter, HostModel};
 use crate::packet::{Packet, PacketId};
 use crate::port::PortId;
 use crate::rng::Rng;
@@ -62,6 +63,8 @@ pub struct Connection {
     pub path_slot: u32,
     /// Per subflow, (cwnd, ssthresh) as last written to the cwnd trace.
     last_traced: Vec<(f64, f64)>,
+    /// The sender's host energy, when its node has an `mptcp_host` model.
+    pub energy: Option<Box<HostEnergyMeter>>,
 }
 
 /// One row of the every-change cwnd trace.
@@ -165,6 +168,10 @@ impl Simulation {
             ),
         };
         let subflows = group.subflows();
+        let energy = match self.net.hosts[sender_node as usize].model {
+            Some(HostModel::Mptcp(_, interval)) => Some(Box::new(HostEnergyMeter::new(self.now, interval))),
+            _ => None,
+        };
         self.transport.connections.push(Connection {
             flow: flow_id,
             sender_node,
@@ -174,6 +181,7 @@ impl Simulation {
             opened_at: self.now,
             path_slot: self.transport.subflow_slots,
             last_traced: vec![window; subflows],
+            energy,
         });
         self.transport.subflow_slots += subflows as u32;
         if id as usize == self.transport.connections.len() - 1
@@ -248,7 +256,19 @@ impl Simulation {
             }
         }
         // The connection, not the receiver, knows how much the application sends.
+        let running = conn.sender.group.stream.completed_at.is_none();
         let completed = conn.sender.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
+        // The host energy integral closes an interval once it is due, and at completion.
+        if running && conn.energy.is_some() {
+            if let (Some(meter), Some(HostModel::Mptcp(model, _))) =
+                (conn.energy.as_deref(), &self.net.hosts[conn.sender_node as usize].model)
+            {
+                if completed || meter.due(self.now) {
+                    let readings = Simulation::subflow_readings(conn);
+                    conn.energy.as_deref_mut().expect("checked").close(model, self.now, &readings);
+                }
+            }
+        }
 
         let mut out = std::mem::take(&mut self.transport.outbox);
         for o in out.drain(..) {

@@ -66,7 +66,26 @@ from wattnet.scenario.queues import DropTail, Queue, Red, Threshold, default_que
 from wattnet.scenario.recording import FlowQuantity, Pcap, PortQuantity, Recorder
 from wattnet.scenario.root import Scenario
 from wattnet.scenario.routing import GlobalReconvergence, LinkStateReconvergence, Reconvergence, Routing
-from wattnet.scenario.tcp import Bic, CongestionControl, Cubic, Dctcp, NewReno, Reno, Tahoe, Tcp, Vegas
+from wattnet.scenario.tcp import (
+    Balia,
+    Bic,
+    CongestionControl,
+    Coupled,
+    Cubic,
+    Dctcp,
+    Dts,
+    Dwc,
+    EcMtcp,
+    Ewtcp,
+    Lia,
+    NewReno,
+    Olia,
+    Reno,
+    Tahoe,
+    Tcp,
+    Vegas,
+    WVegas,
+)
 from wattnet.scenario.traffic import TCP_TRAFFIC, Bulk, Cbr, OnOff, Poisson, Serial, Traffic, Transfer, Web
 
 __all__ = [
@@ -83,6 +102,7 @@ __all__ = [
     "U32_MAX",
     "U64_MAX",
     "AdaptiveLinkRate",
+    "Balia",
     "BatteryHost",
     "Bic",
     "Bulk",
@@ -91,12 +111,17 @@ __all__ = [
     "CongestionControl",
     "ConstantPower",
     "Controller",
+    "Coupled",
     "Cubic",
     "Dctcp",
     "DropTail",
+    "Dts",
+    "Dwc",
     "Earth",
+    "EcMtcp",
     "ErrorRate",
     "Event",
+    "Ewtcp",
     "ExponentialSize",
     "ExternalPolicy",
     "FixedRate",
@@ -106,6 +131,7 @@ __all__ = [
     "GRouter",
     "GlobalReconvergence",
     "HostPower",
+    "Lia",
     "LineCardPower",
     "Link",
     "LinkDown",
@@ -116,6 +142,7 @@ __all__ = [
     "NewReno",
     "Node",
     "NonNegativeSeconds",
+    "Olia",
     "OnOff",
     "OpportunisticSleep",
     "PacketSize",
@@ -150,6 +177,7 @@ __all__ = [
     "UniformAvailableBandwidth",
     "UniformSize",
     "Vegas",
+    "WVegas",
     "Wake",
     "Web",
     "default_packet_size",

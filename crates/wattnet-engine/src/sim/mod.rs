@@ -5,6 +5,7 @@ mod build;
 pub(crate) mod forwarding;
 mod hosts;
 mod links;
+mod path_feedback;
 mod power;
 mod report;
 mod transport;
@@ -107,6 +108,8 @@ pub struct Simulation {
     pub(crate) dropped_ttl: u64,
     /// Ports captured into pcap files (crate::pcap); inactive until `capture_to`.
     pub(crate) pcap: crate::pcap::Captures,
+    /// DTS's congested-hop counting, when some flow asks for it.
+    pub(crate) path_feedback: Option<path_feedback::PathFeedbackRule>,
 }
 
 impl Simulation {
@@ -277,6 +280,10 @@ impl Simulation {
                 port.stats.early_dropped_packets += (drop == Admission::DropEarly) as u64;
                 return self.discard(pkt);
             }
+        }
+        if let Some(rule) = &self.path_feedback {
+            let p = self.pool.get_mut(pkt);
+            rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
         port.integrate(self.now);
         port.queue.push_back(pkt);

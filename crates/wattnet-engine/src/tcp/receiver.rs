@@ -293,6 +293,12 @@ impl Receiver {
         self.emit(ctx, flags::FIN | flags::ACK, self.rcv_nxt);
     }
 
+    /// The path feedback the next ACK will echo.
+    #[cfg(test)]
+    pub(crate) fn path_echo(&self) -> PathFeedback {
+        self.path_echo
+    }
+
     /// Sends a segment without data: its own SYN takes sequence number 0, all else uses 1.
     fn emit(&mut self, ctx: &mut Ctx, f: u8, ack: u64) {
         self.unacked = 0;

@@ -319,7 +319,8 @@ impl Simulation {
             pcap: crate::pcap::Captures::new(pcap),
             path_feedback: None,
         };
-        sim.path_feedback = crate::sim::path_feedback::PathFeedbackRule::build(sim.node_names.len(), &sim.ports, &sim.flows);
+        sim.path_feedback =
+            crate::sim::path_feedback::PathFeedbackRule::build(sim.node_names.len(), &sim.ports, &sim.flows);
         sim.initial_path_hops = (0..sim.flows.len()).map(|f| sim.flow_path_hops(f)).collect();
         sim.start();
         Ok(sim)

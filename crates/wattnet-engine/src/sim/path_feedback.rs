@@ -21,10 +21,8 @@ impl PathFeedbackRule {
     /// `None` unless some flow asks. A host is a node with at most one port or an end of some
     /// flow (a multihomed host has several ports); every other node is a switch.
     pub(crate) fn build(nodes: usize, ports: &[Port], flows: &[Flow]) -> Option<PathFeedbackRule> {
-        let expected_queue: Vec<Option<f64>> = flows
-            .iter()
-            .map(|f| f.tcp.as_ref().and_then(|t| t.config.cc.path_feedback_threshold()))
-            .collect();
+        let expected_queue: Vec<Option<f64>> =
+            flows.iter().map(|f| f.tcp.as_ref().and_then(|t| t.config.cc.path_feedback_threshold())).collect();
         if expected_queue.iter().all(Option::is_none) {
             return None;
         }

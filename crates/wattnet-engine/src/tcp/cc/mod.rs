@@ -16,8 +16,8 @@ pub use bic::{Bic, BicParams};
 pub use cubic::{Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use multipath::{
-    BaliaParams, CoupledIncrease, CoupledParams, DtsParams, DwcParams, EcMtcpParams, EwtcpParams, LiaParams,
-    LossRatio, OliaParams, WVegasParams,
+    BaliaParams, CoupledIncrease, CoupledParams, DtsParams, DwcParams, EcMtcpParams, EwtcpParams, LiaParams, LossRatio,
+    OliaParams, WVegasParams,
 };
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams};
@@ -318,7 +318,13 @@ impl CcSpec {
     pub fn is_coupled(&self) -> bool {
         !matches!(
             self,
-            CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno | CcSpec::Bic(_) | CcSpec::Cubic(_) | CcSpec::Vegas(_) | CcSpec::Dctcp(_)
+            CcSpec::Tahoe
+                | CcSpec::Reno
+                | CcSpec::Newreno
+                | CcSpec::Bic(_)
+                | CcSpec::Cubic(_)
+                | CcSpec::Vegas(_)
+                | CcSpec::Dctcp(_)
         )
     }
 

@@ -68,7 +68,10 @@ impl DtsParams {
         non_negative("kappa", self.kappa)?;
         non_negative("rho", self.rho)?;
         if !(0.0..=1.0).contains(&self.expected_queue) {
-            return Err(format!("expected_queue must be in [0, 1] (a fraction of the buffer), got {}", self.expected_queue));
+            return Err(format!(
+                "expected_queue must be in [0, 1] (a fraction of the buffer), got {}",
+                self.expected_queue
+            ));
         }
         Ok(())
     }
@@ -183,7 +186,15 @@ mod tests {
             (0.8, 2.0 / (1.0 + (-3f64).exp()), 2618.0 / 1409.0),
             (1.0, 2.0 / (1.0 + (-5f64).exp()), 7950.0 / 4075.0),
         ];
-        let rounded = [(0.095, 0.095), (0.238, 0.238), (0.538, 0.496), (1.0, 1.0), (1.462, 1.455), (1.905, 1.858), (1.987, 1.951)];
+        let rounded = [
+            (0.095, 0.095),
+            (0.238, 0.238),
+            (0.538, 0.496),
+            (1.0, 1.0),
+            (1.462, 1.455),
+            (1.905, 1.858),
+            (1.987, 1.951),
+        ];
         for ((ratio, exact, cubic), (exact3, cubic3)) in table.into_iter().zip(rounded) {
             assert!(close(dts_epsilon(ratio, 10.0, false), exact, 1e-12), "exact at {ratio}");
             assert!(close(dts_epsilon(ratio, 10.0, true), cubic, 1e-12), "cubic at {ratio}");

@@ -31,7 +31,9 @@ impl Default for WVegasParams {
 
 impl WVegasParams {
     pub fn validate(&self) -> Result<(), String> {
-        for (name, v) in [("initial_alpha", self.initial_alpha), ("total_alpha", self.total_alpha), ("gamma", self.gamma)] {
+        for (name, v) in
+            [("initial_alpha", self.initial_alpha), ("total_alpha", self.total_alpha), ("gamma", self.gamma)]
+        {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(format!("{name} must be a non-negative number, got {v}"));
             }
@@ -226,7 +228,13 @@ mod tests {
     /// One round: `rtts_ms` as the round's samples, then the ACK that ends it.
     fn round(wv: &mut WVegas, g: Subflows, w: &mut Window, round: f64, rtts_ms: &[f64]) {
         for r in rtts_ms {
-            let a = Ack { acked: 1.0, rtt: Some(from_secs(r / 1000.0)), snd_una: round, snd_nxt: round, ..Default::default() };
+            let a = Ack {
+                acked: 1.0,
+                rtt: Some(from_secs(r / 1000.0)),
+                snd_una: round,
+                snd_nxt: round,
+                ..Default::default()
+            };
             wv.on_ack(g, w, &a);
         }
         let end = Ack { acked: 1.0, snd_una: round + 0.5, snd_nxt: round + 1.0, ..Default::default() };

@@ -310,23 +310,6 @@ impl CcSpec {
             CcSpec::Dts(p) => p.validate(),
         }
     }
-}
-
-impl CcSpec {
-    /// A multipath algorithm that couples the subflows of a connection (the others run
-    /// uncoupled, one instance per subflow).
-    pub fn is_coupled(&self) -> bool {
-        !matches!(
-            self,
-            CcSpec::Tahoe
-                | CcSpec::Reno
-                | CcSpec::Newreno
-                | CcSpec::Bic(_)
-                | CcSpec::Cubic(_)
-                | CcSpec::Vegas(_)
-                | CcSpec::Dctcp(_)
-        )
-    }
 
     /// The network must count congested switch-to-switch hops for this algorithm (DTS with φ);
     /// the expected queue Q as a fraction of a port's buffer.
@@ -430,6 +413,33 @@ mod tests {
             assert_eq!(parse(&text).unwrap(), spec);
         }
         assert_eq!(serde_json::to_string(&CcSpec::Tahoe).unwrap(), r#"{"type":"tahoe"}"#);
+    }
+
+    #[test]
+    fn multipath_algorithms_take_their_constants_and_name_bad_ones() {
+        let spec = parse(r#"{"type": "dts", "phi": true, "kappa": 0.001, "taylor": true}"#).unwrap();
+        let expected = DtsParams { phi: true, kappa: 0.001, taylor: true, ..Default::default() };
+        assert_eq!(spec, CcSpec::Dts(expected));
+        assert_eq!(spec.path_feedback_threshold(), Some(0.2));
+        assert_eq!(parse(r#"{"type": "dts"}"#).unwrap().path_feedback_threshold(), None);
+        let spec = parse(r#"{"type": "ecmtcp", "ratio": "best_over_route"}"#).unwrap();
+        assert_eq!(spec, CcSpec::Ecmtcp(EcMtcpParams { ratio: LossRatio::BestOverRoute, ..Default::default() }));
+        let spec = parse(r#"{"type": "coupled", "increase": "wischik"}"#).unwrap();
+        assert_eq!(spec, CcSpec::Coupled(CoupledParams { increase: CoupledIncrease::Wischik }));
+        assert_eq!(parse(r#"{"type": "ewtcp", "a": 0.25}"#).unwrap(), CcSpec::Ewtcp(EwtcpParams { a: Some(0.25) }));
+        for (json, words) in [
+            (r#"{"type": "dts", "expected_queue": 1.5}"#, "expected_queue must be in [0, 1]"),
+            (r#"{"type": "dts", "kappa": -1}"#, "kappa must be a non-negative number"),
+            (r#"{"type": "balia", "md_cap": 3}"#, "md_cap must be in [1, 2]"),
+            (r#"{"type": "ewtcp", "a": 0}"#, "a must be in (0, 1]"),
+            (r#"{"type": "ecmtcp", "loss_weight": 0}"#, "loss_weight must be in (0, 1]"),
+            (r#"{"type": "wvegas", "gamma": -1}"#, "gamma must be a non-negative number"),
+            (r#"{"type": "lia", "beta": 0.5}"#, "unknown field `beta`"),
+            (r#"{"type": "dwc", "groups": 2}"#, "unknown field `groups`"),
+        ] {
+            let err = parse(json).unwrap_err();
+            assert!(err.contains(words), "{json}: {err}");
+        }
     }
 
     #[test]

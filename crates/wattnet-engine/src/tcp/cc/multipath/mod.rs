@@ -220,6 +220,31 @@ mod tests {
         assert_eq!(Coupling::of(Subflows { index: 2, all: &all }, &w, false), None);
     }
 
+    /// A coupled algorithm on a plain TCP flow is a group of one subflow: through the whole
+    /// engine, LIA, OLIA, Balia, EWTCP, Coupled, ecMTCP and DWC deliver what NewReno delivers
+    /// (their increase is 1/w up to rounding, so the runs may part by a few segments).
+    #[test]
+    fn on_a_single_path_flow_the_loss_based_couplings_deliver_as_newreno() {
+        let run = |cc: &str| {
+            let json = format!(
+                r#"{{"seed": 1, "duration_s": 20.0, "nodes": [{{"name": "a"}}, {{"name": "b"}}],
+                "links": [{{"a": "a", "b": "b", "rate_bps": 2e6, "delay_s": 0.02,
+                            "queue": {{"type": "droptail", "limit_packets": 20}}}}],
+                "flows": [{{"name": "f", "src": "a", "dst": "b", "traffic": {{"type": "bulk"}},
+                            "tcp": {{"congestion_control": {{"type": "{cc}"}}}}}}]}}"#
+            );
+            let mut sim = crate::sim::Simulation::from_json(&json).unwrap();
+            sim.run();
+            sim.results().unwrap().table("flows").u64s("delivered_bytes")[0] as f64
+        };
+        let newreno = run("newreno");
+        assert!(newreno > 4e6, "the flow fills most of the 5 MB the link carries: {newreno}");
+        for cc in ["lia", "olia", "balia", "ewtcp", "coupled", "ecmtcp", "dwc"] {
+            let delivered = run(cc);
+            assert!((delivered / newreno - 1.0).abs() < 0.01, "{cc}: {delivered} vs NewReno's {newreno}");
+        }
+    }
+
     #[test]
     fn a_coupled_algorithm_before_its_first_rtt_sample_grows_as_reno() {
         let mut lia: Box<dyn CongestionControl> = Box::new(Lia::new(LiaParams::default()));

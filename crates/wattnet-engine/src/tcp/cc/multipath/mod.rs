@@ -252,3 +252,6 @@ mod tests {
         assert!(close(one_ack(lia.as_mut(), &idle, 0), 0.1, 1e-12));
     }
 }
+
+#[cfg(test)]
+mod shifting_tests;

@@ -450,15 +450,15 @@ impl Simulation {
     /// are buffered: [`Simulation::flush_captures`] writes them out and reports any error
     /// (dropping the simulation flushes them too, but cannot report).
     pub fn capture_to(&mut self, dir: &Path) -> Result<Vec<PathBuf>, PcapError> {
-        if self.pcap.requests.is_empty() {
+        if self.logs.pcap.requests.is_empty() {
             return Ok(vec![]);
         }
         fs::create_dir_all(dir).map_err(fail(dir))?;
         let hosts = dir.join("hosts");
-        fs::write(&hosts, hosts_file(&self.node_names)).map_err(fail(&hosts))?;
-        let mut slot = vec![NOT_CAPTURED; self.ports.len()];
-        let mut files = Vec::with_capacity(self.pcap.requests.len());
-        for r in &self.pcap.requests {
+        fs::write(&hosts, hosts_file(&self.net.node_names)).map_err(fail(&hosts))?;
+        let mut slot = vec![NOT_CAPTURED; self.net.ports.len()];
+        let mut files = Vec::with_capacity(self.logs.pcap.requests.len());
+        for r in &self.logs.pcap.requests {
             let path = dir.join(&r.file_name);
             let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(fail(&path))?);
             out.write_all(&file_header(r.snap_bytes.unwrap_or(HEADERS_SNAPLEN))).map_err(fail(&path))?;
@@ -466,13 +466,13 @@ impl Simulation {
             files.push(PcapFile { path, out, snap: r.snap_bytes, next_ip_id: 0, error: None });
         }
         let paths = files.iter().map(|f| f.path.clone()).collect();
-        self.pcap.active = Some(Box::new(ActiveCaptures { slot, files, scratch: Vec::with_capacity(256) }));
+        self.logs.pcap.active = Some(Box::new(ActiveCaptures { slot, files, scratch: Vec::with_capacity(256) }));
         Ok(paths)
     }
 
     /// Writes out what the capture files buffer; reports the first error any of them met.
     pub fn flush_captures(&mut self) -> Result<(), PcapError> {
-        let Some(active) = self.pcap.active.as_deref_mut() else { return Ok(()) };
+        let Some(active) = self.logs.pcap.active.as_deref_mut() else { return Ok(()) };
         for f in &mut active.files {
             if let Some(e) = f.error.take() {
                 // Reported once; the file stays closed to further writes.
@@ -490,7 +490,7 @@ impl Simulation {
     /// Records packet `pkt`, whose transmission on `port` ended now, if that port is captured.
     #[cold]
     pub(crate) fn capture_tx(&mut self, port: PortId, pkt: crate::packet::PacketId) {
-        let Some(active) = self.pcap.active.as_deref_mut() else { return };
+        let Some(active) = self.logs.pcap.active.as_deref_mut() else { return };
         let index = active.slot[port as usize];
         if index == NOT_CAPTURED {
             return;
@@ -499,8 +499,8 @@ impl Simulation {
         let transport = if p.conn == NO_CONNECTION {
             Transport::Udp { src_port: source_port(p.flow), dst_port: SINK_PORT }
         } else {
-            let conn = &self.connections[p.conn as usize];
-            match self.flows[conn.flow as usize].tcp.as_ref() {
+            let conn = &self.transport.connections[p.conn as usize];
+            match self.transport.flows[conn.flow as usize].tcp.as_ref() {
                 Some(tcp) => Transport::Tcp(TcpEnds::of(p.conn, p.src == conn.sender_node, &tcp.config)),
                 None => Transport::Udp { src_port: source_port(p.flow), dst_port: SINK_PORT },
             }
@@ -811,7 +811,7 @@ mod tests {
         .unwrap();
         assert_eq!(sim.capture_to(&tmp.0).unwrap(), Vec::<PathBuf>::new());
         assert!(!tmp.0.exists());
-        assert!(sim.pcap.active.is_none());
+        assert!(sim.logs.pcap.active.is_none());
     }
 
     #[test]
@@ -824,7 +824,7 @@ mod tests {
             )
         };
         let sim = Simulation::from_json(&scenario(r#"[{"port": "a-b->c"}, {"port": "a->b-c"}]"#)).unwrap();
-        let names: Vec<_> = sim.pcap.requests.iter().map(|r| r.file_name.as_str()).collect();
+        let names: Vec<_> = sim.logs.pcap.requests.iter().map(|r| r.file_name.as_str()).collect();
         assert_eq!(names, ["a-b-c.pcap", "a-b-c_2.pcap"]);
         let err = |pcap: &str| Simulation::from_json(&scenario(pcap)).err().unwrap().to_string();
         assert_eq!(err(r#"[{"port": "c->a"}]"#), "pcap[0].port: unknown port 'c->a' (ports are named \"from->to\")");

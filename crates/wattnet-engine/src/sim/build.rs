@@ -1,6 +1,6 @@
 //! Turning a scenario into a ready-to-run simulation, validating every field on the way.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::available_bandwidth::AvailableBandwidth;
 use crate::control::{NoExternalPolicies, PolicySource};
@@ -14,11 +14,17 @@ use crate::queue::QueueDiscipline;
 use crate::recorder::Recorder;
 use crate::rng::{domain, stream};
 use crate::routing::{ForwardingTable, NO_ROUTE};
-use crate::scenario::{EventSpec, LinkSpec, NodeSpec, PortOverride, ReconvergenceSpec, Scenario, TrafficSpec};
+use crate::scenario::{
+    EventSpec, LinkSpec, NodeSpec, PortOverride, ReconvergenceSpec, RecorderSpec, Scenario, TrafficSpec,
+};
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
-use crate::sim::{Action, Application, Flow, FlowStats, Host, Reconvergence, Simulation, TcpFlow, WebRequests};
+use crate::sim::path_feedback::PathFeedbackRule;
+use crate::sim::{
+    Action, Application, Flow, FlowStats, Host, Logs, Network, Reconvergence, Routing, Simulation, TcpFlow, Transport,
+    WebRequests,
+};
 use crate::tcp::TcpConfig;
 use crate::time::{checked_secs, Time};
 use crate::traffic::{PacketSize, UdpSource};
@@ -42,6 +48,18 @@ impl Names<'_> {
     }
 }
 
+/// Ports by name ("from->to").
+struct PortIds(HashMap<String, PortId>);
+
+impl PortIds {
+    fn named(&self, name: &str, field: &str) -> Result<PortId, ScenarioError> {
+        self.0
+            .get(name)
+            .copied()
+            .ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
+    }
+}
+
 impl Simulation {
     pub fn build(s: &Scenario) -> Result<Simulation, ScenarioError> {
         Simulation::build_with_policies(s, &mut NoExternalPolicies)
@@ -53,251 +71,19 @@ impl Simulation {
         if s.routing.ttl == 0 {
             return Err(err("routing.ttl", "must be at least 1"));
         }
-
-        let mut names = Names { ids: HashMap::new() };
-        for (i, n) in s.nodes.iter().enumerate() {
-            if n.name.is_empty() {
-                return Err(err(format!("nodes[{i}].name"), "must not be empty"));
-            }
-            if n.name.contains("->") {
-                return Err(err(format!("nodes[{i}].name"), "must not contain '->' (it names ports)"));
-            }
-            if names.ids.insert(&n.name, i as u32).is_some() {
-                return Err(err(format!("nodes[{i}].name"), format!("duplicate node name '{}'", n.name)));
-            }
-        }
-        if s.nodes.is_empty() {
-            return Err(err("nodes", "a scenario needs at least one node"));
-        }
-        let mut hosts = Vec::with_capacity(s.nodes.len());
-        for (i, n) in s.nodes.iter().enumerate() {
-            let model = n.power.as_ref().map(|p| HostModel::from_spec(p, &format!("nodes[{i}].power"))).transpose()?;
-            let activity = matches!(model, Some(HostModel::Battery(_))).then(Box::<HostActivity>::default);
-            hosts.push(Host { model, activity, ..Default::default() });
-        }
-
-        let mut ports = Vec::with_capacity(2 * s.links.len());
-        let mut port_ids: HashMap<String, PortId> = HashMap::new();
-        for (i, link) in s.links.iter().enumerate() {
-            let f = format!("links[{i}]");
-            let a = names.node(&link.a, &format!("{f}.a"))?;
-            let b = names.node(&link.b, &format!("{f}.b"))?;
-            if a == b {
-                return Err(err(format!("{f}.b"), format!("a link cannot connect node '{}' to itself", link.a)));
-            }
-            let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
-            for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
-                let port =
-                    make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s, policies)?;
-                if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
-                    return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
-                }
-                ports.push(port);
-            }
-        }
-        // AWM rewrites the windows of ACKs that come back over the managed port's reverse
-        // direction; a link's two ports are numbered 2i and 2i + 1.
-        for id in 0..ports.len() {
-            if ports[id].controller.as_ref().is_some_and(|c| c.manages_windows()) {
-                ports[id ^ 1].window_rewriter = Some(id as PortId);
-            }
-        }
-        let routes = ForwardingTable::shortest_paths(s.nodes.len(), &ports, s.routing.metric, s.routing.ecmp);
+        let names = node_names(s)?;
+        let (mut net, port_ids) = network(s, &names, policies)?;
+        let routes = ForwardingTable::shortest_paths(s.nodes.len(), &net.ports, s.routing.metric, s.routing.ecmp);
         let reconvergence = reconvergence(s)?;
-
-        let mut flows = Vec::with_capacity(s.flows.len());
-        let mut sources = Vec::with_capacity(s.flows.len());
-        let mut flow_names = HashMap::new();
-        let mut pinned = Vec::with_capacity(s.flows.len());
-        for (i, fs) in s.flows.iter().enumerate() {
-            let f = format!("flows[{i}]");
-            if flow_names.insert(fs.name.as_str(), i).is_some() {
-                return Err(err(format!("{f}.name"), format!("duplicate flow name '{}'", fs.name)));
-            }
-            let src = names.node(&fs.src, &format!("{f}.src"))?;
-            let dst = names.node(&fs.dst, &format!("{f}.dst"))?;
-            if src == dst {
-                return Err(err(format!("{f}.dst"), "src and dst must differ"));
-            }
-            let path =
-                fs.path.as_ref().map(|p| pinned_path(p, src, dst, &ports, &port_ids, &s.nodes, &f)).transpose()?;
-            if path.is_none() && routes.port(src, dst) == NO_ROUTE {
-                return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
-            }
-            if path.is_some() {
-                if let TrafficSpec::Web { senders, .. } = &fs.traffic {
-                    if senders.iter().any(|s| s != &fs.src) {
-                        return Err(err(
-                            format!("{f}.path"),
-                            "cannot pin a web flow whose requests come from other senders",
-                        ));
-                    }
-                }
-            }
-            pinned.push(path);
-            let start = seconds(fs.start_s, &format!("{f}.start_s"), false)?;
-            let stop = match fs.stop_s {
-                Some(v) => seconds(v, &format!("{f}.stop_s"), false)?,
-                None => end,
-            };
-            // Name the field the input sets: stop_s if given, else start_s against the run's end.
-            if stop <= start && fs.stop_s.is_some() {
-                return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
-            }
-            if stop <= start {
-                return Err(err(format!("{f}.start_s"), "is at or after the end of the run (duration_s)"));
-            }
-            let tcp = if fs.traffic.is_tcp() {
-                let app = match &fs.traffic {
-                    TrafficSpec::Transfer { bytes: 0 } | TrafficSpec::Serial { bytes: 0, .. } => {
-                        return Err(err(format!("{f}.traffic.bytes"), "must be at least 1"));
-                    }
-                    TrafficSpec::Serial { files: 0, .. } => {
-                        return Err(err(format!("{f}.traffic.files"), "must be at least 1"))
-                    }
-                    TrafficSpec::Transfer { bytes } | TrafficSpec::Serial { bytes, .. } if *bytes > MAX_BYTES => {
-                        let message =
-                            format!("must be at most {MAX_BYTES} (2^63 - 1, the int64 columns of the results)");
-                        return Err(err(format!("{f}.traffic.bytes"), message));
-                    }
-                    TrafficSpec::Transfer { bytes } => Application::Transfer { bytes: *bytes },
-                    TrafficSpec::Serial { files, bytes } => Application::Serial { files: *files, bytes: *bytes },
-                    TrafficSpec::Web { requests_per_s, mean_segments, shape, max_segments, senders } => web_requests(
-                        s,
-                        &names,
-                        &routes,
-                        i,
-                        src,
-                        dst,
-                        stop,
-                        (*requests_per_s, *mean_segments, *shape),
-                        *max_segments,
-                        senders,
-                    )?,
-                    _ => Application::Bulk,
-                };
-                if fs.stop_s.is_some() && !matches!(app, Application::Web(_)) {
-                    return Err(err(
-                        format!("{f}.stop_s"),
-                        "applies to UDP and web traffic only; a TCP transfer ends with its data",
-                    ));
-                }
-                let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
-                Some(TcpFlow { config, app, connections: vec![], traced: false })
-            } else {
-                if fs.tcp.is_some() {
-                    return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
-                }
-                let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
-                let rng = stream(s.seed, domain::SOURCE, i as u64);
-                sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
-                None
-            };
-            flows.push(Flow { name: fs.name.clone(), src, dst, start, stats: FlowStats::default(), tcp });
-        }
-
-        let port_named = |name: &str, field: &str| -> Result<PortId, ScenarioError> {
-            port_ids
-                .get(name)
-                .copied()
-                .ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
-        };
-        let mut actions = Vec::with_capacity(s.events.len());
-        for (i, ev) in s.events.iter().enumerate() {
-            let f = format!("events[{i}]");
-            let at_s = match ev {
-                EventSpec::SetRate { at_s, .. }
-                | EventSpec::LinkDown { at_s, .. }
-                | EventSpec::LinkUp { at_s, .. }
-                | EventSpec::Sleep { at_s, .. }
-                | EventSpec::Wake { at_s, .. } => *at_s,
-            };
-            let at = seconds(at_s, &format!("{f}.at_s"), false)?;
-            if at > end {
-                return Err(err(format!("{f}.at_s"), "is after the end of the run (duration_s)"));
-            }
-            let action = match ev {
-                EventSpec::SetRate { port, rate_bps: r, .. } => {
-                    let port = port_named(port, &format!("{f}.port"))?;
-                    Action::SetRate { port, rate_bps: rate_bps(*r, format!("{f}.rate_bps"))? }
-                }
-                EventSpec::LinkDown { a, b, .. } | EventSpec::LinkUp { a, b, .. } => {
-                    names.node(a, &format!("{f}.a"))?;
-                    names.node(b, &format!("{f}.b"))?;
-                    let no_link = || err(format!("{f}.b"), format!("no link between '{a}' and '{b}'"));
-                    let forward = port_ids.get(&format!("{a}->{b}")).copied().ok_or_else(no_link)?;
-                    let back = port_ids.get(&format!("{b}->{a}")).copied().ok_or_else(no_link)?;
-                    Action::SetLink { ports: [forward, back], up: matches!(ev, EventSpec::LinkUp { .. }) }
-                }
-                EventSpec::Sleep { port, .. } | EventSpec::Wake { port, .. } => {
-                    let port = port_named(port, &format!("{f}.port"))?;
-                    if ports[port as usize].controller.is_some() {
-                        return Err(err(
-                            format!("{f}.port"),
-                            "is managed by a controller, which decides when it sleeps",
-                        ));
-                    }
-                    Action::SleepMode { port, on: matches!(ev, EventSpec::Sleep { .. }) }
-                }
-            };
-            actions.push((at, action));
-        }
-
-        let recorder = match &s.recorder {
-            None => None,
-            Some(r) => {
-                let interval = seconds(r.interval_s, "recorder.interval_s", true)?;
-                let sampled = if r.ports.is_empty() {
-                    (0..ports.len() as PortId).collect()
-                } else {
-                    r.ports
-                        .iter()
-                        .enumerate()
-                        .map(|(i, name)| port_named(name, &format!("recorder.ports[{i}]")))
-                        .collect::<Result<Vec<_>, _>>()?
-                };
-                let tcp_flow = |name: &String, field: String| -> Result<u32, ScenarioError> {
-                    match flow_names.get(name.as_str()) {
-                        Some(&i) if flows[i].tcp.is_some() => Ok(i as u32),
-                        Some(_) => Err(err(field, format!("flow '{name}' is not a TCP flow"))),
-                        None => Err(err(field, format!("unknown flow '{name}'"))),
-                    }
-                };
-                let sampled_flows = r
-                    .flows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| tcp_flow(name, format!("recorder.flows[{i}]")))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let traced = r
-                    .trace_flows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| tcp_flow(name, format!("recorder.trace_flows[{i}]")))
-                    .collect::<Result<Vec<_>, _>>()?;
-                for id in traced {
-                    flows[id as usize].tcp.as_mut().expect("checked").traced = true;
-                }
-                Some(Recorder::new(interval, sampled, r.quantities.clone(), sampled_flows, r.flow_quantities.clone()))
-            }
-        };
-
-        let node_names: Vec<String> = s.nodes.iter().map(|n| n.name.clone()).collect();
-        let pcap = crate::pcap::requests(&s.pcap, port_named, &ports, &node_names)?;
-
-        let endpoints: Vec<(u32, u32)> = flows.iter().map(|f| (f.src, f.dst)).collect();
-        let paths = Paths::new(&endpoints, pinned, &ports, s.routing.ecmp);
-        let mut sim = Simulation {
-            now: 0,
-            end,
-            seed: s.seed,
+        let (mut transport, pinned) = transport(s, &names, &net, &port_ids, &routes, end)?;
+        net.path_feedback = PathFeedbackRule::build(s.nodes.len(), &net.ports, &transport.flows);
+        let actions = actions(s, &names, &net, &port_ids, end)?;
+        let logs = logs(s, &net, &port_ids, &mut transport.flows)?;
+        let endpoints: Vec<(u32, u32)> = transport.flows.iter().map(|f| (f.src, f.dst)).collect();
+        let routing = Routing {
             ttl: s.routing.ttl,
-            events: EventQueue::default(),
-            pool: PacketPool::default(),
-            node_names,
-            hosts,
+            paths: Paths::new(&endpoints, pinned, &net.ports, s.routing.ecmp),
             routes,
-            paths,
             metric: s.routing.metric,
             ecmp: s.routing.ecmp,
             reconvergence,
@@ -305,23 +91,22 @@ impl Simulation {
             route_log: vec![],
             pending_installs: Default::default(),
             initial_path_hops: vec![],
-            ports,
-            flows,
-            sources,
-            actions,
-            recorder,
-            rate_log: vec![],
-            connections: vec![],
-            outbox: vec![],
-            cwnd_trace: vec![],
             dropped_no_route: 0,
             dropped_ttl: 0,
-            pcap: crate::pcap::Captures::new(pcap),
-            path_feedback: None,
         };
-        sim.path_feedback =
-            crate::sim::path_feedback::PathFeedbackRule::build(sim.node_names.len(), &sim.ports, &sim.flows);
-        sim.initial_path_hops = (0..sim.flows.len()).map(|f| sim.flow_path_hops(f)).collect();
+        let mut sim = Simulation {
+            now: 0,
+            end,
+            seed: s.seed,
+            events: EventQueue::default(),
+            pool: PacketPool::default(),
+            actions,
+            net,
+            routing,
+            transport,
+            logs,
+        };
+        sim.routing.initial_path_hops = (0..sim.transport.flows.len()).map(|f| sim.flow_path_hops(f)).collect();
         sim.start();
         Ok(sim)
     }
@@ -336,6 +121,275 @@ impl Simulation {
     }
 }
 
+/// The nodes' ids by name, each name checked.
+fn node_names(s: &Scenario) -> Result<Names<'_>, ScenarioError> {
+    let mut names = Names { ids: HashMap::new() };
+    for (i, n) in s.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            return Err(err(format!("nodes[{i}].name"), "must not be empty"));
+        }
+        if n.name.contains("->") {
+            return Err(err(format!("nodes[{i}].name"), "must not contain '->' (it names ports)"));
+        }
+        if names.ids.insert(&n.name, i as u32).is_some() {
+            return Err(err(format!("nodes[{i}].name"), format!("duplicate node name '{}'", n.name)));
+        }
+    }
+    if s.nodes.is_empty() {
+        return Err(err("nodes", "a scenario needs at least one node"));
+    }
+    Ok(names)
+}
+
+/// The nodes (as hosts) and the links' ports, two per link (a link's ports are 2i and 2i + 1).
+fn network(s: &Scenario, names: &Names, policies: &mut dyn PolicySource) -> Result<(Network, PortIds), ScenarioError> {
+    let mut hosts = Vec::with_capacity(s.nodes.len());
+    for (i, n) in s.nodes.iter().enumerate() {
+        let model = n.power.as_ref().map(|p| HostModel::from_spec(p, &format!("nodes[{i}].power"))).transpose()?;
+        let activity = matches!(model, Some(HostModel::Battery(_))).then(Box::<HostActivity>::default);
+        hosts.push(Host { model, activity, ..Default::default() });
+    }
+
+    let mut ports = Vec::with_capacity(2 * s.links.len());
+    let mut port_ids: HashMap<String, PortId> = HashMap::new();
+    for (i, link) in s.links.iter().enumerate() {
+        let f = format!("links[{i}]");
+        let a = names.node(&link.a, &format!("{f}.a"))?;
+        let b = names.node(&link.b, &format!("{f}.b"))?;
+        if a == b {
+            return Err(err(format!("{f}.b"), format!("a link cannot connect node '{}' to itself", link.a)));
+        }
+        let delay = seconds(link.delay_s, &format!("{f}.delay_s"), false)?;
+        for (from, to, over, dir) in [(a, b, &link.a_to_b, "a_to_b"), (b, a, &link.b_to_a, "b_to_a")] {
+            let port = make_port(link, over.as_ref(), &f, dir, from, to, delay, ports.len() as PortId, s, policies)?;
+            if port_ids.insert(port.name.clone(), ports.len() as PortId).is_some() {
+                return Err(err(f, format!("a second link between '{}' and '{}'", link.a, link.b)));
+            }
+            ports.push(port);
+        }
+    }
+    // AWM rewrites the windows of ACKs that come back over the managed port's reverse
+    // direction; a link's two ports are numbered 2i and 2i + 1.
+    for id in 0..ports.len() {
+        if ports[id].controller.as_ref().is_some_and(|c| c.manages_windows()) {
+            ports[id ^ 1].window_rewriter = Some(id as PortId);
+        }
+    }
+    let node_names = s.nodes.iter().map(|n| n.name.clone()).collect();
+    Ok((Network { node_names, hosts, ports, path_feedback: None }, PortIds(port_ids)))
+}
+
+/// The flows, with their UDP sources, and each flow's pinned path if it has one.
+fn transport(
+    s: &Scenario,
+    names: &Names,
+    net: &Network,
+    port_ids: &PortIds,
+    routes: &ForwardingTable,
+    end: Time,
+) -> Result<(Transport, Vec<Option<Vec<PortId>>>), ScenarioError> {
+    let mut flows = Vec::with_capacity(s.flows.len());
+    let mut sources = Vec::with_capacity(s.flows.len());
+    let mut flow_names = HashSet::new();
+    let mut pinned = Vec::with_capacity(s.flows.len());
+    for (i, fs) in s.flows.iter().enumerate() {
+        let f = format!("flows[{i}]");
+        if !flow_names.insert(fs.name.as_str()) {
+            return Err(err(format!("{f}.name"), format!("duplicate flow name '{}'", fs.name)));
+        }
+        let src = names.node(&fs.src, &format!("{f}.src"))?;
+        let dst = names.node(&fs.dst, &format!("{f}.dst"))?;
+        if src == dst {
+            return Err(err(format!("{f}.dst"), "src and dst must differ"));
+        }
+        let path =
+            fs.path.as_ref().map(|p| pinned_path(p, src, dst, &net.ports, port_ids, &s.nodes, &f)).transpose()?;
+        if path.is_none() && routes.port(src, dst) == NO_ROUTE {
+            return Err(err(f, format!("no path from '{}' to '{}'", fs.src, fs.dst)));
+        }
+        if path.is_some() {
+            if let TrafficSpec::Web { senders, .. } = &fs.traffic {
+                if senders.iter().any(|s| s != &fs.src) {
+                    return Err(err(
+                        format!("{f}.path"),
+                        "cannot pin a web flow whose requests come from other senders",
+                    ));
+                }
+            }
+        }
+        pinned.push(path);
+        let start = seconds(fs.start_s, &format!("{f}.start_s"), false)?;
+        let stop = match fs.stop_s {
+            Some(v) => seconds(v, &format!("{f}.stop_s"), false)?,
+            None => end,
+        };
+        // Name the field the input sets: stop_s if given, else start_s against the run's end.
+        if stop <= start && fs.stop_s.is_some() {
+            return Err(err(format!("{f}.stop_s"), "must be later than start_s"));
+        }
+        if stop <= start {
+            return Err(err(format!("{f}.start_s"), "is at or after the end of the run (duration_s)"));
+        }
+        let tcp = if fs.traffic.is_tcp() {
+            Some(tcp_flow(s, names, routes, i, src, dst, stop)?)
+        } else {
+            if fs.tcp.is_some() {
+                return Err(err(format!("{f}.tcp"), "applies to TCP traffic (bulk, transfer, serial, web) only"));
+            }
+            let size = PacketSize::from_spec(&fs.packet_size, &format!("{f}.packet_size"))?;
+            let rng = stream(s.seed, domain::SOURCE, i as u64);
+            sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
+            None
+        };
+        flows.push(Flow { name: fs.name.clone(), src, dst, start, stats: FlowStats::default(), tcp });
+    }
+    Ok((Transport { flows, sources, connections: vec![], outbox: vec![] }, pinned))
+}
+
+/// Flow `i`'s TCP configuration and application, validated.
+fn tcp_flow(
+    s: &Scenario,
+    names: &Names,
+    routes: &ForwardingTable,
+    i: usize,
+    src: u32,
+    dst: u32,
+    stop: Time,
+) -> Result<TcpFlow, ScenarioError> {
+    let (fs, f) = (&s.flows[i], format!("flows[{i}]"));
+    let app = match &fs.traffic {
+        TrafficSpec::Transfer { bytes: 0 } | TrafficSpec::Serial { bytes: 0, .. } => {
+            return Err(err(format!("{f}.traffic.bytes"), "must be at least 1"));
+        }
+        TrafficSpec::Serial { files: 0, .. } => return Err(err(format!("{f}.traffic.files"), "must be at least 1")),
+        TrafficSpec::Transfer { bytes } | TrafficSpec::Serial { bytes, .. } if *bytes > MAX_BYTES => {
+            let message = format!("must be at most {MAX_BYTES} (2^63 - 1, the int64 columns of the results)");
+            return Err(err(format!("{f}.traffic.bytes"), message));
+        }
+        TrafficSpec::Transfer { bytes } => Application::Transfer { bytes: *bytes },
+        TrafficSpec::Serial { files, bytes } => Application::Serial { files: *files, bytes: *bytes },
+        TrafficSpec::Web { requests_per_s, mean_segments, shape, max_segments, senders } => web_requests(
+            s,
+            names,
+            routes,
+            i,
+            src,
+            dst,
+            stop,
+            (*requests_per_s, *mean_segments, *shape),
+            *max_segments,
+            senders,
+        )?,
+        _ => Application::Bulk,
+    };
+    if fs.stop_s.is_some() && !matches!(app, Application::Web(_)) {
+        return Err(err(
+            format!("{f}.stop_s"),
+            "applies to UDP and web traffic only; a TCP transfer ends with its data",
+        ));
+    }
+    let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
+    Ok(TcpFlow { config, app, connections: vec![], traced: false })
+}
+
+/// The scenario's scheduled events as actions on ports and links.
+fn actions(
+    s: &Scenario,
+    names: &Names,
+    net: &Network,
+    port_ids: &PortIds,
+    end: Time,
+) -> Result<Vec<(Time, Action)>, ScenarioError> {
+    let mut actions = Vec::with_capacity(s.events.len());
+    for (i, ev) in s.events.iter().enumerate() {
+        let f = format!("events[{i}]");
+        let at_s = match ev {
+            EventSpec::SetRate { at_s, .. }
+            | EventSpec::LinkDown { at_s, .. }
+            | EventSpec::LinkUp { at_s, .. }
+            | EventSpec::Sleep { at_s, .. }
+            | EventSpec::Wake { at_s, .. } => *at_s,
+        };
+        let at = seconds(at_s, &format!("{f}.at_s"), false)?;
+        if at > end {
+            return Err(err(format!("{f}.at_s"), "is after the end of the run (duration_s)"));
+        }
+        let action = match ev {
+            EventSpec::SetRate { port, rate_bps: r, .. } => {
+                let port = port_ids.named(port, &format!("{f}.port"))?;
+                Action::SetRate { port, rate_bps: rate_bps(*r, format!("{f}.rate_bps"))? }
+            }
+            EventSpec::LinkDown { a, b, .. } | EventSpec::LinkUp { a, b, .. } => {
+                names.node(a, &format!("{f}.a"))?;
+                names.node(b, &format!("{f}.b"))?;
+                let no_link = || err(format!("{f}.b"), format!("no link between '{a}' and '{b}'"));
+                let forward = port_ids.0.get(&format!("{a}->{b}")).copied().ok_or_else(no_link)?;
+                let back = port_ids.0.get(&format!("{b}->{a}")).copied().ok_or_else(no_link)?;
+                Action::SetLink { ports: [forward, back], up: matches!(ev, EventSpec::LinkUp { .. }) }
+            }
+            EventSpec::Sleep { port, .. } | EventSpec::Wake { port, .. } => {
+                let port = port_ids.named(port, &format!("{f}.port"))?;
+                if net.ports[port as usize].controller.is_some() {
+                    return Err(err(format!("{f}.port"), "is managed by a controller, which decides when it sleeps"));
+                }
+                Action::SleepMode { port, on: matches!(ev, EventSpec::Sleep { .. }) }
+            }
+        };
+        actions.push((at, action));
+    }
+    Ok(actions)
+}
+
+/// The recorder (marking the flows whose cwnd it traces) and the pcap captures asked for.
+fn logs(s: &Scenario, net: &Network, port_ids: &PortIds, flows: &mut [Flow]) -> Result<Logs, ScenarioError> {
+    let recorder = s.recorder.as_ref().map(|r| recorder(r, net, port_ids, flows)).transpose()?;
+    let port_named = |name: &str, field: &str| port_ids.named(name, field);
+    let pcap = crate::pcap::requests(&s.pcap, port_named, &net.ports, &net.node_names)?;
+    Ok(Logs { recorder, rate_log: vec![], cwnd_trace: vec![], pcap: crate::pcap::Captures::new(pcap) })
+}
+
+fn recorder(
+    r: &RecorderSpec,
+    net: &Network,
+    port_ids: &PortIds,
+    flows: &mut [Flow],
+) -> Result<Recorder, ScenarioError> {
+    let interval = seconds(r.interval_s, "recorder.interval_s", true)?;
+    let sampled = if r.ports.is_empty() {
+        (0..net.ports.len() as PortId).collect()
+    } else {
+        r.ports
+            .iter()
+            .enumerate()
+            .map(|(i, name)| port_ids.named(name, &format!("recorder.ports[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let by_name: HashMap<&str, usize> = flows.iter().enumerate().map(|(i, f)| (f.name.as_str(), i)).collect();
+    let tcp_flow = |name: &String, field: String| -> Result<u32, ScenarioError> {
+        match by_name.get(name.as_str()) {
+            Some(&i) if flows[i].tcp.is_some() => Ok(i as u32),
+            Some(_) => Err(err(field, format!("flow '{name}' is not a TCP flow"))),
+            None => Err(err(field, format!("unknown flow '{name}'"))),
+        }
+    };
+    let sampled_flows = r
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, name)| tcp_flow(name, format!("recorder.flows[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let traced = r
+        .trace_flows
+        .iter()
+        .enumerate()
+        .map(|(i, name)| tcp_flow(name, format!("recorder.trace_flows[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    for id in traced {
+        flows[id as usize].tcp.as_mut().expect("checked").traced = true;
+    }
+    Ok(Recorder::new(interval, sampled, r.quantities.clone(), sampled_flows, r.flow_quantities.clone()))
+}
+
 /// A flow's pinned path (`{field}.path`) as port ids: known ports, each starting where the
 /// previous one ends, from `src` to `dst`, never visiting a node twice.
 fn pinned_path(
@@ -343,7 +397,7 @@ fn pinned_path(
     src: u32,
     dst: u32,
     ports: &[Port],
-    port_ids: &HashMap<String, PortId>,
+    port_ids: &PortIds,
     nodes: &[NodeSpec],
     field: &str,
 ) -> Result<Vec<PortId>, ScenarioError> {
@@ -355,9 +409,7 @@ fn pinned_path(
     let mut at = src;
     for (k, name) in names.iter().enumerate() {
         let f = format!("{field}.path[{k}]");
-        let id = *port_ids
-            .get(name)
-            .ok_or_else(|| err(&f, format!("unknown port '{name}' (ports are named \"from->to\")")))?;
+        let id = port_ids.named(name, &f)?;
         let port = &ports[id as usize];
         if port.from != at {
             let node = &nodes[at as usize].name;

@@ -14,8 +14,8 @@
 //! without the cache. A path the tables do not complete (no route, or a loop) is not cached:
 //! its packets look up every hop.
 
-use super::Simulation;
-use crate::packet::{PacketId, NO_CONNECTION};
+use super::{Routing, Simulation};
+use crate::packet::{Hot, PacketId, NO_CONNECTION};
 use crate::port::{Port, PortId};
 use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
 
@@ -162,14 +162,14 @@ impl Simulation {
     /// Gives a packet leaving its source its path (computing the path if stale).
     pub(super) fn assign_path(&mut self, node: u32, pkt: PacketId) {
         let p = self.pool.get(pkt);
-        let sender = p.conn == NO_CONNECTION || self.connections[p.conn as usize].sender_node == node;
-        let (ports, ecmp) = (&self.ports, self.ecmp);
-        let slot = self.paths.slot(p.flow, p.conn, node, p.dst, sender, ports, ecmp);
-        let path = &mut self.paths.slots[slot as usize];
+        let sender = p.conn == NO_CONNECTION || self.transport.connections[p.conn as usize].sender_node == node;
+        let (ports, ecmp) = (&self.net.ports, self.routing.ecmp);
+        let slot = self.routing.paths.slot(p.flow, p.conn, node, p.dst, sender, ports, ecmp);
+        let path = &mut self.routing.paths.slots[slot as usize];
         if path.state == PathState::Stale {
-            path.compute(&self.routes, ports, self.node_names.len());
+            path.compute(&self.routing.routes, ports, self.net.node_names.len());
             #[cfg(test)]
-            if !self.paths.cache && path.state == PathState::Cached {
+            if !self.routing.paths.cache && path.state == PathState::Cached {
                 path.state = PathState::LookedUp;
             }
         }
@@ -177,30 +177,31 @@ impl Simulation {
         (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
     }
 
-    /// The port a packet at `node` leaves by (`NO_ROUTE`: none): the next hop of its path
-    /// while that path stands, else the table's answer for the path's hash.
+    /// The hop count of flow `flow`'s path under the current tables (a TCP flow's data follows
+    /// its first connection), or `None` if the tables do not lead to the destination.
+    pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
+        if let Some(p) = &self.routing.paths.pinned[flow] {
+            return Some(p.len() as u32);
+        }
+        let f = &self.transport.flows[flow];
+        let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(NO_CONNECTION);
+        let hash = if self.routing.ecmp { flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
+        let mut path = Path::new(f.src, f.dst, hash, None, &self.net.ports);
+        path.compute(&self.routing.routes, &self.net.ports, self.net.node_names.len());
+        (path.state == PathState::Cached).then_some(path.hops.len() as u32)
+    }
+}
+
+impl Routing {
+    /// The port a packet with path tag `tag` at `node` leaves by (`NO_ROUTE`: none): the next
+    /// hop of its path while that path stands, else the table's answer for the path's hash.
     #[inline]
-    pub(super) fn next_port(&self, node: u32, pkt: PacketId) -> PortId {
-        let tag = self.pool.hot(pkt);
+    pub(super) fn next_port(&self, node: u32, tag: &Hot) -> PortId {
         let path = &self.paths.slots[tag.slot as usize];
         match path.state {
             PathState::Cached | PathState::Pinned if path.generation == tag.generation => path.hops[tag.hop as usize].1,
             _ => self.routes.lookup(node, path.dst, path.hash),
         }
-    }
-
-    /// The hop count of flow `flow`'s path under the current tables (a TCP flow's data follows
-    /// its first connection), or `None` if the tables do not lead to the destination.
-    pub(super) fn flow_path_hops(&self, flow: usize) -> Option<u32> {
-        if let Some(p) = &self.paths.pinned[flow] {
-            return Some(p.len() as u32);
-        }
-        let f = &self.flows[flow];
-        let conn = f.tcp.as_ref().and_then(|t| t.connections.first().copied()).unwrap_or(NO_CONNECTION);
-        let hash = if self.ecmp { flow_hash(f.src, f.dst, flow as u32, conn) } else { 0 };
-        let mut path = Path::new(f.src, f.dst, hash, None, &self.ports);
-        path.compute(&self.routes, &self.ports, self.node_names.len());
-        (path.state == PathState::Cached).then_some(path.hops.len() as u32)
     }
 }
 
@@ -261,7 +262,7 @@ mod tests {
         let mut cached = Simulation::from_json(&scenario).unwrap();
         cached.run();
         let mut looked_up = Simulation::from_json(&scenario).unwrap();
-        looked_up.paths.cache = false;
+        looked_up.routing.paths.cache = false;
         looked_up.run();
         let (a, b) = (cached.results().unwrap(), looked_up.results().unwrap());
         // The failures did happen: transient loops killed packets, and routes changed.
@@ -290,7 +291,7 @@ mod tests {
         sim.run();
         let r = sim.results().unwrap();
         let sent = |port: &str| {
-            r.table("ports").u64s("transmitted_packets")[sim.ports.iter().position(|p| p.name == port).unwrap()]
+            r.table("ports").u64s("transmitted_packets")[sim.net.ports.iter().position(|p| p.name == port).unwrap()]
         };
         assert!(sent("a->d") >= 69, "100 kB is 69 segments of 1460 B");
         assert_eq!(sent("c->d"), sent("d->a"));

@@ -3,8 +3,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::Simulation;
-use crate::event::EventKind;
+use super::{Network, Routing, Simulation};
+use crate::event::{EventKind, EventQueue};
 use crate::port::PortId;
 use crate::routing::Graph;
 use crate::scenario::RoutingMetric;
@@ -43,37 +43,17 @@ impl Simulation {
     /// A scheduled link-down or link-up: both directions change at once.
     pub(super) fn set_link(&mut self, ports: [PortId; 2], up: bool) {
         for p in ports {
-            if self.ports[p as usize].up != up {
+            if self.net.ports[p as usize].up != up {
                 self.set_port_up(p, up);
                 self.meter_power_mode(p);
             }
         }
-        match self.reconvergence {
-            Reconvergence::Static => {}
-            Reconvergence::Global { delay } => self.schedule_install(after(self.now, delay), ALL_ROUTERS),
-            Reconvergence::LinkState { detection, hop_processing, spf_delay, lsa_bytes } => {
-                let learned = self.flood_times(ports, after(self.now, detection), hop_processing, lsa_bytes);
-                for (node, &t) in learned.iter().enumerate() {
-                    if t != Time::MAX {
-                        self.schedule_install(after(t, spf_delay), node as u32);
-                    }
-                }
-                self.link_changes.push(LinkChange { ports, up, learned });
-            }
-        }
-    }
-
-    /// Schedules `node` (or every router) to install its table at `at`, unless it already will.
-    fn schedule_install(&mut self, at: Time, node: u32) {
-        if self.pending_installs.insert((at, node)) {
-            let kind = if node == ALL_ROUTERS { EventKind::RouteInstallAll } else { EventKind::RouteInstall { node } };
-            self.events.schedule(at, kind);
-        }
+        self.routing.link_changed(ports, up, self.now, &self.net, &mut self.events);
     }
 
     /// A port going down loses what it queues, sends and carries; one coming up starts empty.
     fn set_port_up(&mut self, id: PortId, up: bool) {
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         if port.up == up {
             return;
         }
@@ -91,7 +71,66 @@ impl Simulation {
             self.discard(pkt);
         }
     }
+}
 
+impl Routing {
+    /// The routers' reaction to a link change at `now`: per the reconvergence model, a table
+    /// install scheduled for every router at once, or for each router as it learns of it.
+    fn link_changed(&mut self, ports: [PortId; 2], up: bool, now: Time, net: &Network, events: &mut EventQueue) {
+        match self.reconvergence {
+            Reconvergence::Static => {}
+            Reconvergence::Global { delay } => self.schedule_install(after(now, delay), ALL_ROUTERS, events),
+            Reconvergence::LinkState { detection, hop_processing, spf_delay, lsa_bytes } => {
+                let learned = net.flood_times(ports, after(now, detection), hop_processing, lsa_bytes);
+                for (node, &t) in learned.iter().enumerate() {
+                    if t != Time::MAX {
+                        self.schedule_install(after(t, spf_delay), node as u32, events);
+                    }
+                }
+                self.link_changes.push(LinkChange { ports, up, learned });
+            }
+        }
+    }
+
+    /// Schedules `node` (or every router) to install its table at `at`, unless it already will.
+    fn schedule_install(&mut self, at: Time, node: u32, events: &mut EventQueue) {
+        if self.pending_installs.insert((at, node)) {
+            let kind = if node == ALL_ROUTERS { EventKind::RouteInstallAll } else { EventKind::RouteInstall { node } };
+            events.schedule(at, kind);
+        }
+    }
+
+    /// A router runs SPF on the links it believes up: everything up at the start, changed by
+    /// the changes it has learned of by now, in the order they happened.
+    pub(super) fn install_route(&mut self, node: u32, now: Time, net: &Network) {
+        self.pending_installs.remove(&(now, node));
+        let mut up = vec![true; net.ports.len()];
+        for c in self.link_changes.iter().filter(|c| c.learned[node as usize] <= now) {
+            for p in c.ports {
+                up[p as usize] = c.up;
+            }
+        }
+        let graph = Graph::new(net.node_names.len(), &net.ports, |p| up[p as usize], self.metric);
+        let changed = self.routes.install(node, &graph, &net.ports);
+        if changed > 0 {
+            self.paths.invalidate(Some(node), &self.routes);
+        }
+        self.route_log.push(RouteInstall { time: now, node, changed });
+    }
+
+    /// Every router installs the true shortest paths.
+    pub(super) fn install_all_routes(&mut self, now: Time, net: &Network) {
+        self.pending_installs.remove(&(now, ALL_ROUTERS));
+        let graph = Graph::new(net.node_names.len(), &net.ports, |p| net.ports[p as usize].up, self.metric);
+        for node in 0..net.node_names.len() as u32 {
+            let changed = self.routes.install(node, &graph, &net.ports);
+            self.route_log.push(RouteInstall { time: now, node, changed });
+        }
+        self.paths.invalidate(None, &self.routes);
+    }
+}
+
+impl Network {
     /// When each router learns of a change noticed at both ends of a link at `noticed`: the
     /// LSA floods over links that are up, each hop costing propagation, processing and the
     /// LSA's transmission time; a router learns from the first copy to arrive.
@@ -118,34 +157,5 @@ impl Simulation {
             }
         }
         learned
-    }
-
-    /// A router runs SPF on the links it believes up: everything up at the start, changed by
-    /// the changes it has learned of by now, in the order they happened.
-    pub(super) fn install_route(&mut self, node: u32) {
-        self.pending_installs.remove(&(self.now, node));
-        let mut up = vec![true; self.ports.len()];
-        for c in self.link_changes.iter().filter(|c| c.learned[node as usize] <= self.now) {
-            for p in c.ports {
-                up[p as usize] = c.up;
-            }
-        }
-        let graph = Graph::new(self.node_names.len(), &self.ports, |p| up[p as usize], self.metric);
-        let changed = self.routes.install(node, &graph, &self.ports);
-        if changed > 0 {
-            self.paths.invalidate(Some(node), &self.routes);
-        }
-        self.route_log.push(RouteInstall { time: self.now, node, changed });
-    }
-
-    /// Every router installs the true shortest paths.
-    pub(super) fn install_all_routes(&mut self) {
-        self.pending_installs.remove(&(self.now, ALL_ROUTERS));
-        let graph = Graph::new(self.node_names.len(), &self.ports, |p| self.ports[p as usize].up, self.metric);
-        for node in 0..self.node_names.len() as u32 {
-            let changed = self.routes.install(node, &graph, &self.ports);
-            self.route_log.push(RouteInstall { time: self.now, node, changed });
-        }
-        self.paths.invalidate(None, &self.routes);
     }
 }

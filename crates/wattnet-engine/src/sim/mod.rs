@@ -71,16 +71,21 @@ pub struct RateChange {
     pub new_bps: u64,
 }
 
-pub struct Simulation {
-    pub(crate) now: Time,
-    pub(crate) end: Time,
-    pub(crate) seed: u64,
-    pub(crate) ttl: u8,
-    pub(crate) events: EventQueue,
-    pub(crate) pool: PacketPool,
+/// The network itself: nodes (as hosts) and ports (each one direction of a link).
+pub(crate) struct Network {
     pub(crate) node_names: Vec<String>,
     /// Per node: its own packets sent and received, and its host energy model.
     pub(crate) hosts: Vec<Host>,
+    pub(crate) ports: Vec<Port>,
+    /// DTS's congested-hop counting, when some flow asks for it.
+    pub(crate) path_feedback: Option<path_feedback::PathFeedbackRule>,
+}
+
+/// How packets find their way: forwarding tables, the paths cached from them or pinned, and
+/// how the tables follow link changes (docs/forwarding.md).
+pub(crate) struct Routing {
+    /// The initial TTL of every packet.
+    pub(crate) ttl: u8,
     pub(crate) routes: ForwardingTable,
     /// Every traffic direction's path: pinned, or cached from `routes`.
     pub(crate) paths: forwarding::Paths,
@@ -94,22 +99,40 @@ pub struct Simulation {
     pub(crate) pending_installs: std::collections::BTreeSet<(Time, u32)>,
     /// Each flow's path length (hops) under the initial tables; `None`: no path.
     pub(crate) initial_path_hops: Vec<Option<u32>>,
-    pub(crate) ports: Vec<Port>,
+    pub(crate) dropped_no_route: u64,
+    pub(crate) dropped_ttl: u64,
+}
+
+/// The traffic: flows, their UDP sources and TCP connections.
+pub(crate) struct Transport {
     pub(crate) flows: Vec<Flow>,
     pub(crate) sources: Vec<UdpSource>,
-    pub(crate) actions: Vec<(Time, Action)>,
-    pub(crate) recorder: Option<Recorder>,
-    pub(crate) rate_log: Vec<RateChange>,
     pub(crate) connections: Vec<Connection>,
     /// Packets an endpoint asked to send while handling one event (reused, never shrunk).
     pub(crate) outbox: Vec<Outgoing>,
+}
+
+/// What a run records beside its counters: samples, logs of changes, packet captures.
+pub(crate) struct Logs {
+    pub(crate) recorder: Option<Recorder>,
+    pub(crate) rate_log: Vec<RateChange>,
     pub(crate) cwnd_trace: Vec<CwndChange>,
-    pub(crate) dropped_no_route: u64,
-    pub(crate) dropped_ttl: u64,
     /// Ports captured into pcap files (crate::pcap); inactive until `capture_to`.
     pub(crate) pcap: crate::pcap::Captures,
-    /// DTS's congested-hop counting, when some flow asks for it.
-    pub(crate) path_feedback: Option<path_feedback::PathFeedbackRule>,
+}
+
+pub struct Simulation {
+    pub(crate) now: Time,
+    pub(crate) end: Time,
+    pub(crate) seed: u64,
+    pub(crate) events: EventQueue,
+    pub(crate) pool: PacketPool,
+    /// The scenario's scheduled actions, in its order.
+    pub(crate) actions: Vec<(Time, Action)>,
+    pub(crate) net: Network,
+    pub(crate) routing: Routing,
+    pub(crate) transport: Transport,
+    pub(crate) logs: Logs,
 }
 
 impl Simulation {
@@ -131,12 +154,12 @@ impl Simulation {
 
     /// Schedules everything known at time zero; called once by `build`.
     pub(crate) fn start(&mut self) {
-        for i in 0..self.sources.len() {
-            if let Some(t) = self.sources[i].first_emission() {
+        for i in 0..self.transport.sources.len() {
+            if let Some(t) = self.transport.sources[i].first_emission() {
                 self.events.schedule(t, EventKind::SourceEmit { source: i as u32 });
             }
         }
-        for (i, flow) in self.flows.iter().enumerate() {
+        for (i, flow) in self.transport.flows.iter().enumerate() {
             if flow.tcp.is_some() {
                 self.events.schedule(flow.start, EventKind::AppStart { flow: i as u32 });
             }
@@ -144,16 +167,16 @@ impl Simulation {
         for (i, (t, _)) in self.actions.iter().enumerate() {
             self.events.schedule(*t, EventKind::Action { index: i as u32 });
         }
-        if let Some(r) = &self.recorder {
+        if let Some(r) = &self.logs.recorder {
             self.events.schedule(r.interval, EventKind::Sample);
         }
-        for (id, port) in self.ports.iter().enumerate() {
+        for (id, port) in self.net.ports.iter().enumerate() {
             if let Some(interval) = port.controller.as_ref().and_then(|c| c.tick_interval()) {
                 self.events.schedule(interval, EventKind::ControllerTick { port: id as PortId });
             }
         }
-        for id in 0..self.ports.len() {
-            if let Some(gap) = self.ports[id].available_bandwidth.as_mut().map(|b| b.next_gap()) {
+        for id in 0..self.net.ports.len() {
+            if let Some(gap) = self.net.ports[id].available_bandwidth.as_mut().map(|b| b.next_gap()) {
                 self.events.schedule(gap, EventKind::AvailableBandwidthChange { port: id as PortId });
             }
         }
@@ -182,8 +205,8 @@ impl Simulation {
                 EventKind::SourceEmit { source } => self.source_emit(source),
                 EventKind::AppStart { flow } => self.start_application(flow),
                 EventKind::WebRequest { flow } => self.web_request(flow),
-                EventKind::RouteInstall { node } => self.install_route(node),
-                EventKind::RouteInstallAll => self.install_all_routes(),
+                EventKind::RouteInstall { node } => self.routing.install_route(node, self.now, &self.net),
+                EventKind::RouteInstallAll => self.routing.install_all_routes(self.now, &self.net),
                 EventKind::ControllerTick { port } => self.controller_tick(port),
                 EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
                 EventKind::Tcp { conn, timer } => self.tcp_timer(conn, timer),
@@ -207,13 +230,13 @@ impl Simulation {
     // ---- packets through the network ----
 
     fn source_emit(&mut self, source: u32) {
-        let src = &mut self.sources[source as usize];
+        let src = &mut self.transport.sources[source as usize];
         let (size, next) = src.emit(self.now);
         let flow_id = src.flow;
         if let Some(t) = next {
             self.events.schedule(t, EventKind::SourceEmit { source });
         }
-        let flow = &mut self.flows[flow_id as usize];
+        let flow = &mut self.transport.flows[flow_id as usize];
         flow.stats.sent_packets += 1;
         flow.stats.sent_bytes += size as u64;
         let (src_node, dst) = (flow.src, flow.dst);
@@ -223,7 +246,7 @@ impl Simulation {
             dst,
             size_bytes: size,
             sent_at: self.now,
-            ttl: self.ttl,
+            ttl: self.routing.ttl,
             ecn: Ecn::NotEct,
             conn: NO_CONNECTION,
             tcp: TcpHeader::default(),
@@ -241,15 +264,15 @@ impl Simulation {
         // RFC 1812 §5.3.1: a router decrements the TTL and discards the packet at zero.
         if node != h.src {
             if h.ttl <= 1 {
-                self.dropped_ttl += 1;
+                self.routing.dropped_ttl += 1;
                 return self.discard(pkt);
             }
             h.ttl -= 1;
         }
-        let port = self.next_port(node, pkt);
+        let port = self.routing.next_port(node, self.pool.hot(pkt));
         self.pool.hot_mut(pkt).hop += 1;
         if port == NO_ROUTE {
-            self.dropped_no_route += 1;
+            self.routing.dropped_no_route += 1;
             return self.discard(pkt);
         }
         self.enqueue(port, pkt);
@@ -261,7 +284,7 @@ impl Simulation {
         let arrival = Arrival { now: self.now, size_bytes: h.size_bytes, ecn: h.ecn };
         let size = h.size_bytes;
         let pool = &self.pool;
-        let port = &mut self.ports[port_id as usize];
+        let port = &mut self.net.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
         if !port.up {
             port.stats.link_down_drops += 1;
@@ -281,7 +304,7 @@ impl Simulation {
                 return self.discard(pkt);
             }
         }
-        if let Some(rule) = &self.path_feedback {
+        if let Some(rule) = &self.net.path_feedback {
             let p = self.pool.get_mut(pkt);
             rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
@@ -299,13 +322,13 @@ impl Simulation {
     }
 
     fn try_start(&mut self, port_id: PortId) {
-        if self.ports[port_id as usize].can_start(self.now) {
+        if self.net.ports[port_id as usize].can_start(self.now) {
             self.start_transmission(port_id);
         }
     }
 
     fn start_transmission(&mut self, port_id: PortId) {
-        let port = &mut self.ports[port_id as usize];
+        let port = &mut self.net.ports[port_id as usize];
         port.integrate(self.now);
         let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         let size = self.pool.hot(pkt).size_bytes;
@@ -317,7 +340,7 @@ impl Simulation {
     }
 
     fn tx_done(&mut self, port_id: PortId) {
-        let port = &mut self.ports[port_id as usize];
+        let port = &mut self.net.ports[port_id as usize];
         // A transmission lost when its link went down leaves a stale event behind.
         let Some((pkt, _)) = port.in_service.take_if(|&mut (_, done)| done == self.now) else { return };
         port.last_tx_end = self.now;
@@ -334,7 +357,7 @@ impl Simulation {
             // IEEE 802.3az-2010: a transmitter with nothing to send goes to low-power idle.
             self.begin_sleep(port_id);
         }
-        if self.pcap.active.is_some() {
+        if self.logs.pcap.active.is_some() {
             self.pool.sync(pkt);
             self.capture_tx(port_id, pkt);
         }
@@ -342,7 +365,7 @@ impl Simulation {
     }
 
     fn pipe_arrival(&mut self, port_id: PortId) {
-        let port = &mut self.ports[port_id as usize];
+        let port = &mut self.net.ports[port_id as usize];
         // Packets lost when the link went down leave stale events behind.
         if port.pipe.front().is_none_or(|&(t, _)| t != self.now) {
             return;
@@ -369,7 +392,7 @@ impl Simulation {
         self.pool.sync(pkt);
         self.count_received(pkt, via);
         let p = self.pool.get(pkt);
-        let stats = &mut self.flows[p.flow as usize].stats;
+        let stats = &mut self.transport.flows[p.flow as usize].stats;
         stats.received_packets += 1;
         stats.received_bytes += p.size_bytes as u64;
         stats.delay_sum += (self.now - p.sent_at) as u128;
@@ -382,7 +405,7 @@ impl Simulation {
 
     /// Drops a packet that no port counted (no route, TTL): charge it to its flow.
     fn discard(&mut self, pkt: PacketId) {
-        self.flows[self.pool.get(pkt).flow as usize].stats.dropped_packets += 1;
+        self.transport.flows[self.pool.get(pkt).flow as usize].stats.dropped_packets += 1;
         self.pool.release(pkt);
     }
 
@@ -392,12 +415,12 @@ impl Simulation {
     /// port starts nothing new for its transition time. Every change is counted and logged.
     pub fn set_port_rate(&mut self, port_id: PortId, rate_bps: u64) {
         let now = self.now;
-        let port = &mut self.ports[port_id as usize];
+        let port = &mut self.net.ports[port_id as usize];
         if rate_bps == port.rate_bps {
             return;
         }
         port.integrate(now);
-        self.rate_log.push(RateChange { time: now, port: port_id, old_bps: port.rate_bps, new_bps: rate_bps });
+        self.logs.rate_log.push(RateChange { time: now, port: port_id, old_bps: port.rate_bps, new_bps: rate_bps });
         port.set_rate(rate_bps);
         port.stats.rate_changes += 1;
         if let Some(meter) = &mut port.energy {
@@ -421,8 +444,8 @@ impl Simulation {
     }
 
     fn sample(&mut self) {
-        let Some(rec) = self.recorder.as_mut() else { return };
-        rec.sample(self.now, &self.ports, &self.flows, &self.connections);
+        let Some(rec) = self.logs.recorder.as_mut() else { return };
+        rec.sample(self.now, &self.net.ports, &self.transport.flows, &self.transport.connections);
         let next = after(self.now, rec.interval);
         if next <= self.end {
             self.events.schedule(next, EventKind::Sample);
@@ -443,7 +466,7 @@ mod tests {
                       {"a": "b", "b": "c", "rate_bps": 1e6, "delay_s": 0.001}],
             "flows": [{"name": "f", "src": "a", "dst": "c", "traffic": {"type": "cbr", "rate_bps": 8e4}}]}"#;
         let mut sim = Simulation::from_json(json).unwrap();
-        sim.routes.remove(1, 2);
+        sim.routing.routes.remove(1, 2);
         sim.run();
         let r = sim.results().expect("conservation holds");
         // 1000 B every 0.1 s from t = 0: 10 packets, none delivered, all dropped at b.

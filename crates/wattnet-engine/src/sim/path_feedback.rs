@@ -81,7 +81,7 @@ mod tests {
     }
 
     fn echo(sim: &Simulation) -> PathFeedback {
-        sim.connections[0].receiver.path_echo()
+        sim.transport.connections[0].receiver.path_echo()
     }
 
     #[test]
@@ -99,7 +99,7 @@ mod tests {
     fn without_a_flow_that_asks_the_network_counts_nothing() {
         for cc in [r#"{"type": "dts"}"#, r#"{"type": "lia"}"#] {
             let sim = chain(cc);
-            assert!(sim.path_feedback.is_none());
+            assert!(sim.net.path_feedback.is_none());
             assert_eq!(echo(&sim), PathFeedback::default());
         }
     }

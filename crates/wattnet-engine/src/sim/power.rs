@@ -1,13 +1,13 @@
 //! Power management inside the simulation: what a port's policy sees, how its commands act
 //! on the port, and the ports' energy meters following their rate and state.
 
-use super::Simulation;
+use super::{Network, Simulation};
 use crate::control::{Command, PortView};
 use crate::energy::PowerMode;
 use crate::event::EventKind;
 use crate::packet::{flags, PacketId, NO_CONNECTION};
 use crate::port::{PortId, Sleep, SleepState};
-use crate::time::after;
+use crate::time::{after, Time};
 
 /// Which observation a policy gets.
 #[derive(Clone, Copy)]
@@ -17,11 +17,12 @@ pub(super) enum Observation {
     Tick,
 }
 
-impl Simulation {
-    fn port_view(&self, id: PortId) -> PortView {
+impl Network {
+    /// What a port's policy sees of it at `now`.
+    fn port_view(&self, id: PortId, now: Time) -> PortView {
         let p = &self.ports[id as usize];
         PortView {
-            now: self.now,
+            now,
             queue_bits: p.queue_bytes * 8,
             queue_packets: p.queue.len() as u32,
             rate_bps: p.rate_bps,
@@ -31,15 +32,17 @@ impl Simulation {
             transmitting: p.in_service.is_some(),
         }
     }
+}
 
+impl Simulation {
     /// Lets the port's policy observe and act; a no-op for ports without one.
     #[inline]
     pub(super) fn observe(&mut self, id: PortId, what: Observation) {
-        if self.ports[id as usize].controller.is_none() {
+        if self.net.ports[id as usize].controller.is_none() {
             return;
         }
-        let view = self.port_view(id);
-        let controller = self.ports[id as usize].controller.as_mut().expect("checked");
+        let view = self.net.port_view(id, self.now);
+        let controller = self.net.ports[id as usize].controller.as_mut().expect("checked");
         let command = match what {
             Observation::Arrival => controller.on_arrival(&view),
             Observation::Departure => controller.on_departure(&view),
@@ -56,7 +59,7 @@ impl Simulation {
     /// The policy's periodic tick, rescheduled while the run lasts.
     pub(super) fn controller_tick(&mut self, id: PortId) {
         self.observe(id, Observation::Tick);
-        if let Some(interval) = self.ports[id as usize].controller.as_ref().and_then(|c| c.tick_interval()) {
+        if let Some(interval) = self.net.ports[id as usize].controller.as_ref().and_then(|c| c.tick_interval()) {
             if after(self.now, interval) <= self.end {
                 self.events.schedule(after(self.now, interval), EventKind::ControllerTick { port: id });
             }
@@ -66,7 +69,7 @@ impl Simulation {
     /// The new available bandwidth applies at once, without a transition (the
     /// packet in service finishes at the old rate); the next change is scheduled.
     pub(super) fn available_bandwidth_change(&mut self, id: PortId) {
-        let bandwidth = self.ports[id as usize].available_bandwidth.as_mut().expect("scheduled for ports with one");
+        let bandwidth = self.net.ports[id as usize].available_bandwidth.as_mut().expect("scheduled for ports with one");
         let (rate, gap) = (bandwidth.draw_rate_bps(), bandwidth.next_gap());
         self.tune_port_rate(id, rate);
         if after(self.now, gap) <= self.end {
@@ -77,7 +80,7 @@ impl Simulation {
     /// A continuous rate adjustment: immediate, without a transition, not logged.
     fn tune_port_rate(&mut self, id: PortId, rate_bps: u64) {
         let now = self.now;
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         if rate_bps == port.rate_bps || rate_bps == 0 {
             return;
         }
@@ -93,12 +96,12 @@ impl Simulation {
     /// if that is smaller.
     #[inline]
     pub(super) fn rewrite_window(&mut self, via: PortId, pkt: PacketId) {
-        let Some(manager) = self.ports[via as usize].window_rewriter else { return };
+        let Some(manager) = self.net.ports[via as usize].window_rewriter else { return };
         let p = self.pool.get_mut(pkt);
         if p.conn == NO_CONNECTION || p.tcp.len > 0 || !p.tcp.has(flags::ACK) || p.tcp.has(flags::SYN) {
             return;
         }
-        let controller = self.ports[manager as usize].controller.as_ref().expect("a window manager");
+        let controller = self.net.ports[manager as usize].controller.as_ref().expect("a window manager");
         p.tcp.window = controller.rewrite_window(p.tcp.window);
     }
 
@@ -106,7 +109,7 @@ impl Simulation {
     /// when its state changes.
     pub(super) fn meter_power_mode(&mut self, id: PortId) {
         let now = self.now;
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         let mode = if port.up { PowerMode::Active } else { PowerMode::Asleep };
         if let Some(meter) = &mut port.energy {
             meter.set_mode(now, mode);
@@ -125,7 +128,7 @@ impl Simulation {
     /// arrival, each transition taking its transition time (δ) at full power; an 802.3az port
     /// keeps its own timings.
     pub(super) fn enter_sleep_mode(&mut self, id: PortId) {
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         let delta = port.transition;
         let sleep = port.sleep.get_or_insert(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false });
         sleep.when_idle = true;
@@ -134,7 +137,7 @@ impl Simulation {
 
     /// A scheduled `wake`: the port wakes if asleep and stays awake (802.3az ports keep LPI).
     pub(super) fn leave_sleep_mode(&mut self, id: PortId) {
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         if let Some(sleep) = &mut port.sleep {
             sleep.when_idle = sleep.lpi;
         }
@@ -143,7 +146,7 @@ impl Simulation {
 
     /// The port starts going to sleep (T_s, or δ): active power, nothing sent.
     pub(super) fn begin_sleep(&mut self, id: PortId) {
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         let sleep = port.sleep.expect("only a port that can sleep goes to sleep");
         let until = after(self.now, sleep.to_sleep);
         port.sleep_state = SleepState::GoingToSleep { until };
@@ -152,7 +155,7 @@ impl Simulation {
 
     /// A policy's `Sleep`: obeyed only by an awake, idle port that can sleep.
     fn sleep_port(&mut self, id: PortId) {
-        let p = &self.ports[id as usize];
+        let p = &self.net.ports[id as usize];
         if p.sleep.is_some()
             && p.up
             && p.sleep_state == SleepState::Active
@@ -167,7 +170,7 @@ impl Simulation {
     /// active power; going to sleep, it wakes once that ends; waking, it goes on.
     pub(super) fn wake_port(&mut self, id: PortId) {
         let now = self.now;
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         if port.sleep_state != SleepState::LowPower {
             return;
         }
@@ -183,7 +186,7 @@ impl Simulation {
     /// interrupted find the port in another state and do nothing.
     pub(super) fn sleep_transition_end(&mut self, id: PortId) {
         let now = self.now;
-        let port = &mut self.ports[id as usize];
+        let port = &mut self.net.ports[id as usize];
         let sleep = match port.sleep {
             Some(s) => s,
             None => return,

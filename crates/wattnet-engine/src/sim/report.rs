@@ -1,6 +1,6 @@
 //! Results: the conservation check and the tables a run produces.
 
-use super::{Flow, Simulation};
+use super::{Flow, Simulation, Transport};
 use crate::error::RunError;
 use crate::port::Port;
 use crate::recorder::Recorder;
@@ -12,16 +12,16 @@ impl Simulation {
     /// sent = received + dropped + held by ports.
     pub fn results(&mut self) -> Result<Results, RunError> {
         let now = self.now;
-        for p in &mut self.ports {
+        for p in &mut self.net.ports {
             p.integrate(now);
             if let Some(meter) = &mut p.energy {
                 meter.advance(now);
             }
         }
-        let sent: u64 = self.flows.iter().map(|f| f.stats.sent_packets).sum();
-        let received: u64 = self.flows.iter().map(|f| f.stats.received_packets).sum();
-        let dropped: u64 = self.flows.iter().map(|f| f.stats.dropped_packets).sum();
-        let held: u64 = self.ports.iter().map(|p| p.held_packets() as u64).sum();
+        let sent: u64 = self.transport.flows.iter().map(|f| f.stats.sent_packets).sum();
+        let received: u64 = self.transport.flows.iter().map(|f| f.stats.received_packets).sum();
+        let dropped: u64 = self.transport.flows.iter().map(|f| f.stats.dropped_packets).sum();
+        let held: u64 = self.net.ports.iter().map(|p| p.held_packets() as u64).sum();
         if sent != received + dropped + held || held != self.pool.live() as u64 {
             return Err(RunError(format!(
                 "packet conservation violated at t = {} s: sent {sent} != received {received} + dropped {dropped} + in network {held} (pool holds {})",
@@ -29,8 +29,8 @@ impl Simulation {
                 self.pool.live()
             )));
         }
-        let mut in_network = vec![0u64; self.flows.len()];
-        for p in &self.ports {
+        let mut in_network = vec![0u64; self.transport.flows.len()];
+        for p in &self.net.ports {
             let ids =
                 p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
             for &id in ids {
@@ -41,26 +41,34 @@ impl Simulation {
             ("duration_s".to_string(), Scalar::Float(to_secs(now))),
             ("seed".to_string(), Scalar::Int(self.seed)),
             ("events".to_string(), Scalar::Int(self.events.processed())),
-            ("packets".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.transmitted_packets).sum())),
+            ("packets".to_string(), Scalar::Int(self.net.ports.iter().map(|p| p.stats.transmitted_packets).sum())),
             ("packets_sent".to_string(), Scalar::Int(sent)),
             ("packets_received".to_string(), Scalar::Int(received)),
             ("packets_dropped".to_string(), Scalar::Int(dropped)),
-            ("dropped_no_route".to_string(), Scalar::Int(self.dropped_no_route)),
-            ("dropped_ttl".to_string(), Scalar::Int(self.dropped_ttl)),
-            ("dropped_link_down".to_string(), Scalar::Int(self.ports.iter().map(|p| p.stats.link_down_drops).sum())),
-            ("route_installs".to_string(), Scalar::Int(self.route_log.len() as u64)),
+            ("dropped_no_route".to_string(), Scalar::Int(self.routing.dropped_no_route)),
+            ("dropped_ttl".to_string(), Scalar::Int(self.routing.dropped_ttl)),
+            (
+                "dropped_link_down".to_string(),
+                Scalar::Int(self.net.ports.iter().map(|p| p.stats.link_down_drops).sum()),
+            ),
+            ("route_installs".to_string(), Scalar::Int(self.routing.route_log.len() as u64)),
             (
                 "energy_j".to_string(),
-                Scalar::Float(self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.joules).sum()),
+                Scalar::Float(self.net.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.joules).sum()),
             ),
             (
                 "full_rate_energy_j".to_string(),
                 Scalar::Float(
-                    self.ports.iter().filter_map(|p| p.energy.as_ref()).map(|m| m.full_power_w * to_secs(now)).sum(),
+                    self.net
+                        .ports
+                        .iter()
+                        .filter_map(|p| p.energy.as_ref())
+                        .map(|m| m.full_power_w * to_secs(now))
+                        .sum(),
                 ),
             ),
             ("packets_in_network".to_string(), Scalar::Int(held)),
-            ("rate_changes".to_string(), Scalar::Int(self.rate_log.len() as u64)),
+            ("rate_changes".to_string(), Scalar::Int(self.logs.rate_log.len() as u64)),
         ];
         Ok(Results {
             summary,
@@ -69,7 +77,10 @@ impl Simulation {
                 ("flows".to_string(), self.flow_table(&in_network)),
                 (
                     "timeseries".to_string(),
-                    self.recorder.as_ref().map_or_else(Recorder::empty_table, |r| r.table(&self.ports, &self.flows)),
+                    self.logs
+                        .recorder
+                        .as_ref()
+                        .map_or_else(Recorder::empty_table, |r| r.table(&self.net.ports, &self.transport.flows)),
                 ),
                 ("rate_changes".to_string(), self.rate_change_table()),
                 ("connections".to_string(), self.connection_table()),
@@ -84,13 +95,13 @@ impl Simulation {
     fn port_table(&self) -> Table {
         let now = self.now;
         let span = now.max(1) as f64;
-        let ports = &self.ports;
+        let ports = &self.net.ports;
         let col_u = |f: &dyn Fn(&Port) -> u64| Column::U64(ports.iter().map(f).collect());
         let col_f = |f: &dyn Fn(&Port) -> f64| Column::F64(ports.iter().map(f).collect());
         let mut t = Table::default();
         t.add("port", Column::Str(ports.iter().map(|p| p.name.clone()).collect()))
-            .add("from", Column::Str(ports.iter().map(|p| self.node_names[p.from as usize].clone()).collect()))
-            .add("to", Column::Str(ports.iter().map(|p| self.node_names[p.to as usize].clone()).collect()))
+            .add("from", Column::Str(ports.iter().map(|p| self.net.node_names[p.from as usize].clone()).collect()))
+            .add("to", Column::Str(ports.iter().map(|p| self.net.node_names[p.to as usize].clone()).collect()))
             .add("enqueued_packets", col_u(&|p| p.stats.enqueued_packets))
             .add("enqueued_bytes", col_u(&|p| p.stats.enqueued_bytes))
             .add("dropped_packets", col_u(&|p| p.stats.dropped_packets))
@@ -128,12 +139,12 @@ impl Simulation {
     }
 
     fn flow_table(&self, in_network: &[u64]) -> Table {
-        let flows = &self.flows;
+        let flows = &self.transport.flows;
         let col_u = |f: &dyn Fn(&Flow) -> u64| Column::U64(flows.iter().map(f).collect());
         let mut t = Table::default();
         t.add("flow", Column::Str(flows.iter().map(|f| f.name.clone()).collect()))
-            .add("src", Column::Str(flows.iter().map(|f| self.node_names[f.src as usize].clone()).collect()))
-            .add("dst", Column::Str(flows.iter().map(|f| self.node_names[f.dst as usize].clone()).collect()))
+            .add("src", Column::Str(flows.iter().map(|f| self.net.node_names[f.src as usize].clone()).collect()))
+            .add("dst", Column::Str(flows.iter().map(|f| self.net.node_names[f.dst as usize].clone()).collect()))
             .add("sent_packets", col_u(&|f| f.stats.sent_packets))
             .add("sent_bytes", col_u(&|f| f.stats.sent_bytes))
             .add("received_packets", col_u(&|f| f.stats.received_packets))
@@ -152,10 +163,10 @@ impl Simulation {
                         .collect(),
                 ),
             )
-            .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.delivered_bytes(f)).collect()))
+            .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.transport.delivered_bytes(f)).collect()))
             .add(
                 "path_hops_start",
-                Column::F64(self.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()),
+                Column::F64(self.routing.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()),
             )
             .add(
                 "path_hops_end",
@@ -168,7 +179,7 @@ impl Simulation {
                         .iter()
                         .map(|f| match self.now.saturating_sub(f.start) {
                             0 => 0.0,
-                            span => self.delivered_bytes(f) as f64 * 8.0 / to_secs(span),
+                            span => self.transport.delivered_bytes(f) as f64 * 8.0 / to_secs(span),
                         })
                         .collect(),
                 ),
@@ -176,19 +187,11 @@ impl Simulation {
         t
     }
 
-    /// Application bytes delivered: UDP payloads received, or TCP data delivered in order.
-    fn delivered_bytes(&self, f: &Flow) -> u64 {
-        match &f.tcp {
-            None => f.stats.received_bytes,
-            Some(tcp) => tcp.connections.iter().map(|&c| self.connections[c as usize].receiver.bytes_delivered()).sum(),
-        }
-    }
-
     fn rate_change_table(&self) -> Table {
-        let log = &self.rate_log;
+        let log = &self.logs.rate_log;
         let mut t = Table::default();
         t.add("time_s", Column::F64(log.iter().map(|c| to_secs(c.time)).collect()))
-            .add("port", Column::Str(log.iter().map(|c| self.ports[c.port as usize].name.clone()).collect()))
+            .add("port", Column::Str(log.iter().map(|c| self.net.ports[c.port as usize].name.clone()).collect()))
             .add("old_rate_bps", Column::F64(log.iter().map(|c| c.old_bps as f64).collect()))
             .add("new_rate_bps", Column::F64(log.iter().map(|c| c.new_bps as f64).collect()));
         t
@@ -196,22 +199,25 @@ impl Simulation {
 
     fn connection_table(&self) -> Table {
         let now = self.now;
-        let conns = &self.connections;
+        let conns = &self.transport.connections;
         let col_u = |f: &dyn Fn(&super::Connection) -> u64| Column::U64(conns.iter().map(f).collect());
         let col_f = |f: &dyn Fn(&super::Connection) -> f64| Column::F64(conns.iter().map(f).collect());
         let index_in_flow = |id: usize| {
             let c = &conns[id];
-            let tcp = self.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
+            let tcp = self.transport.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
             tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
         };
         let end = |c: &super::Connection| c.group.stream.completed_at.unwrap_or(now);
         let mut t = Table::default();
-        t.add("flow", Column::Str(conns.iter().map(|c| self.flows[c.flow as usize].name.clone()).collect()))
+        t.add("flow", Column::Str(conns.iter().map(|c| self.transport.flows[c.flow as usize].name.clone()).collect()))
             .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
-            .add("sender", Column::Str(conns.iter().map(|c| self.node_names[c.sender_node as usize].clone()).collect()))
+            .add(
+                "sender",
+                Column::Str(conns.iter().map(|c| self.net.node_names[c.sender_node as usize].clone()).collect()),
+            )
             .add(
                 "receiver",
-                Column::Str(conns.iter().map(|c| self.node_names[c.receiver_node as usize].clone()).collect()),
+                Column::Str(conns.iter().map(|c| self.net.node_names[c.receiver_node as usize].clone()).collect()),
             )
             .add("transfer_bytes", col_u(&|c| c.group.stream.total().unwrap_or(0)))
             .add("opened_s", col_f(&|c| to_secs(c.opened_at)))
@@ -248,6 +254,7 @@ impl Simulation {
     /// How long each metered port spent at each rate (the rate-time histogram).
     fn rate_time_table(&self) -> Table {
         let rows: Vec<(&str, u64, u64)> = self
+            .net
             .ports
             .iter()
             .filter_map(|p| p.energy.as_ref().map(|m| (p.name.as_str(), m)))
@@ -261,23 +268,25 @@ impl Simulation {
     }
 
     fn routing_event_table(&self) -> Table {
-        let log = &self.route_log;
+        let log = &self.routing.route_log;
         let mut t = Table::default();
         t.add("time_s", Column::F64(log.iter().map(|r| to_secs(r.time)).collect()))
-            .add("node", Column::Str(log.iter().map(|r| self.node_names[r.node as usize].clone()).collect()))
+            .add("node", Column::Str(log.iter().map(|r| self.net.node_names[r.node as usize].clone()).collect()))
             .add("changed_destinations", Column::U64(log.iter().map(|r| r.changed as u64).collect()));
         t
     }
 
     fn cwnd_trace_table(&self) -> Table {
-        let tr = &self.cwnd_trace;
+        let tr = &self.logs.cwnd_trace;
         let mut t = Table::default();
         t.add("time_s", Column::F64(tr.iter().map(|c| to_secs(c.time)).collect()))
             .add(
                 "flow",
                 Column::Str(
                     tr.iter()
-                        .map(|c| self.flows[self.connections[c.conn as usize].flow as usize].name.clone())
+                        .map(|c| {
+                            self.transport.flows[self.transport.connections[c.conn as usize].flow as usize].name.clone()
+                        })
                         .collect(),
                 ),
             )
@@ -285,5 +294,15 @@ impl Simulation {
             .add("cwnd_segments", Column::F64(tr.iter().map(|c| c.cwnd).collect()))
             .add("ssthresh_segments", Column::F64(tr.iter().map(|c| c.ssthresh).collect()));
         t
+    }
+}
+
+impl Transport {
+    /// Application bytes delivered: UDP payloads received, or TCP data delivered in order.
+    fn delivered_bytes(&self, f: &Flow) -> u64 {
+        match &f.tcp {
+            None => f.stats.received_bytes,
+            Some(tcp) => tcp.connections.iter().map(|&c| self.connections[c as usize].receiver.bytes_delivered()).sum(),
+        }
     }
 }

@@ -81,7 +81,7 @@ impl Simulation {
     /// A TCP flow's application starts: it opens its first connection, or waits for its
     /// first web request.
     pub(super) fn start_application(&mut self, flow_id: u32) {
-        let flow = &mut self.flows[flow_id as usize];
+        let flow = &mut self.transport.flows[flow_id as usize];
         let src = flow.src;
         match &mut flow.tcp.as_mut().expect("TCP flow").app {
             Application::Bulk => self.open_connection(flow_id, src, None),
@@ -100,7 +100,7 @@ impl Simulation {
 
     /// A web request arrives: a new connection from a random sender, and the next arrival.
     pub(super) fn web_request(&mut self, flow_id: u32) {
-        let tcp = self.flows[flow_id as usize].tcp.as_mut().expect("TCP flow");
+        let tcp = self.transport.flows[flow_id as usize].tcp.as_mut().expect("TCP flow");
         let mss = tcp.config.mss as u64;
         let Application::Web(web) = &mut tcp.app else { unreachable!("web requests belong to web flows") };
         let sender = web.senders[web.rng.gen_range(0..web.senders.len())];
@@ -114,14 +114,14 @@ impl Simulation {
     }
 
     fn open_connection(&mut self, flow_id: u32, sender_node: u32, bytes: Option<u64>) {
-        let flow = &mut self.flows[flow_id as usize];
+        let flow = &mut self.transport.flows[flow_id as usize];
         let tcp = flow.tcp.as_mut().expect("TCP flow");
-        let id = self.connections.len() as u32;
+        let id = self.transport.connections.len() as u32;
         tcp.connections.push(id);
         let opener = tcp.config.opener;
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
         let group = Group::single(&tcp.config, bytes);
-        self.connections.push(Connection {
+        self.transport.connections.push(Connection {
             flow: flow_id,
             sender_node,
             receiver_node: flow.dst,
@@ -131,14 +131,14 @@ impl Simulation {
             opened_at: self.now,
             last_traced: window,
         });
-        if id as usize == self.connections.len() - 1
-            && self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1)
+        if id as usize == self.transport.connections.len() - 1
+            && self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.connections.len() == 1)
         {
             // The flow's path as its first connection starts (its hash needs the connection).
-            self.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
+            self.routing.initial_path_hops[flow_id as usize] = self.flow_path_hops(flow_id as usize);
         }
-        let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let conn = &mut self.transport.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
         let node = match opener {
             Opener::Sender => {
                 conn.sender.connect(&mut ctx);
@@ -157,8 +157,8 @@ impl Simulation {
         let p = self.pool.get(pkt);
         let (id, tcp, ecn, at) = (p.conn, p.tcp, p.ecn, p.dst);
         self.pool.release(pkt);
-        let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let conn = &mut self.transport.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
         if at == conn.sender_node {
             conn.sender.on_packet(&tcp, &mut ctx, &mut conn.group);
         } else {
@@ -168,8 +168,8 @@ impl Simulation {
     }
 
     pub(super) fn tcp_timer(&mut self, id: u32, which: TcpTimer) {
-        let conn = &mut self.connections[id as usize];
-        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.outbox };
+        let conn = &mut self.transport.connections[id as usize];
+        let mut ctx = Ctx { now: self.now, conn: id, events: &mut self.events, out: &mut self.transport.outbox };
         let node = match which {
             TcpTimer::Retransmit => {
                 conn.sender.on_timer(&mut ctx, &mut conn.group);
@@ -186,21 +186,21 @@ impl Simulation {
     /// Sends what an endpoint at `node` put in the outbox, logs cwnd changes and runs the
     /// application's completion hook.
     fn after_endpoint(&mut self, id: u32, node: u32) {
-        let conn = &mut self.connections[id as usize];
+        let conn = &mut self.transport.connections[id as usize];
         let (flow_id, peer) = (conn.flow, if node == conn.sender_node { conn.receiver_node } else { conn.sender_node });
         let w = conn.sender.window;
-        if self.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced)
+        if self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced)
             && (w.cwnd, w.ssthresh) != conn.last_traced
         {
             conn.last_traced = (w.cwnd, w.ssthresh);
-            self.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
+            self.logs.cwnd_trace.push(CwndChange { time: self.now, conn: id, cwnd: w.cwnd, ssthresh: w.ssthresh });
         }
         // The connection, not the receiver, knows how much the application sends.
         let completed = conn.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
 
-        let mut out = std::mem::take(&mut self.outbox);
+        let mut out = std::mem::take(&mut self.transport.outbox);
         for o in out.drain(..) {
-            let flow = &mut self.flows[flow_id as usize];
+            let flow = &mut self.transport.flows[flow_id as usize];
             flow.stats.sent_packets += 1;
             flow.stats.sent_bytes += o.size_bytes as u64;
             let pkt = self.pool.alloc(Packet {
@@ -209,17 +209,17 @@ impl Simulation {
                 dst: peer,
                 size_bytes: o.size_bytes,
                 sent_at: self.now,
-                ttl: self.ttl,
+                ttl: self.routing.ttl,
                 ecn: o.ecn,
                 conn: id,
                 tcp: o.tcp,
             });
             self.send_from(node, pkt);
         }
-        self.outbox = out;
+        self.transport.outbox = out;
 
         if completed {
-            let flow = &self.flows[flow_id as usize];
+            let flow = &self.transport.flows[flow_id as usize];
             let tcp = flow.tcp.as_ref().expect("TCP flow");
             if let Application::Serial { files, bytes } = tcp.app {
                 if (tcp.connections.len() as u32) < files {

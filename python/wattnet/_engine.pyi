@@ -80,5 +80,8 @@ def version() -> str:
 def resolve_tcp(scenario_json: str) -> str:
     """The scenario's JSON with each TCP flow's settings resolved against its profile."""
 
+def scenario_schema() -> str:
+    """The scenario format the engine accepts, as JSON Schema derived from its serde types."""
+
 def bench_event_queue(events: int, pending: int, seed: int) -> int:
     """The bare event-queue benchmark; returns the number of events processed."""

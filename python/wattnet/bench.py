@@ -7,14 +7,20 @@ imported package (``rss_at_start_mb``, about 115 MiB) plus what that run alone a
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
 import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from wattnet import _engine
@@ -349,6 +355,32 @@ def python_policy(flows: int = 100, duration_s: float = 10.0) -> Measurement:
     }
 
 
+def run_overhead(runs: int = 11) -> Measurement:
+    """What `wattnet run` costs beyond the simulation: ``examples/chain.toml`` (a few hundredths of a
+    second in the engine) run ``runs`` times as a command, each an interpreter start, the imports,
+    validation, the run and every Parquet table written. Medians of the wall times; ``cpu_s`` is
+    the mean CPU time of a run (steadier on a shared machine), ``peak_rss_mb`` the largest run's."""
+    scenario = Path(__file__).resolve().parents[2] / "examples" / "chain.toml"
+    walls, engine = [], []
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "wattnet", "run", str(scenario), "--out", out, "-q"], check=True)
+            walls.append(time.perf_counter() - started)
+            engine.append(json.loads((Path(out) / "summary.json").read_text())["wall_time_s"])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "name": "run_overhead",
+        "runs": runs,
+        "wall_s": statistics.median(walls),
+        "engine_wall_s": statistics.median(engine),
+        "overhead_wall_s": statistics.median(wall - run for wall, run in zip(walls, engine, strict=True)),
+        "cpu_s": (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / runs,
+        "peak_rss_mb": after.ru_maxrss / 1024,
+    }
+
+
 _MEASURES: dict[str, Callable[[], Measurement]] = {
     "event_queue": event_queue,
     "cbr_chain": cbr_chain,
@@ -362,6 +394,7 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "dumbbell10g_1_ns2": partial(dumbbell_10g, 1, 2.0, "ns2"),
     "dumbbell10g_10000_ns2": partial(dumbbell_10g, 10_000, 10.0, "ns2"),
     "dumbbell10g_100_linux": partial(dumbbell_10g, 100, 2.0, "linux"),
+    "run_overhead": run_overhead,
 }
 
 BENCHMARKS: dict[str, Callable[[], Measurement]] = {

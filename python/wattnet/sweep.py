@@ -39,8 +39,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args, get_origin
 
 from pydantic import BaseModel
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from wattnet import _engine
 from wattnet._lazy import lazy_import
@@ -1045,6 +1043,10 @@ class _ProgressBar:
     """Runs done, failed and skipped, with an ETA, on stderr when it is a terminal."""
 
     def __init__(self, enabled: bool | str, total: int, skipped: int):
+        # rich is imported when a sweep runs: `wattnet run` and scripts that only import the package skip it.
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
         console = Console(stderr=True)
         self._bar = None
         if enabled and console.is_terminal:

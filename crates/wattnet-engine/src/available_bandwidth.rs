@@ -11,6 +11,7 @@ use crate::rng::Rng;
 use crate::time::{from_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AvailableBandwidthSpec {
     /// Redrawn at Exp(`mean_interval_s`) epochs from U[`min_rate_bps`, `max_rate_bps`]: the

@@ -11,6 +11,7 @@ use crate::time::{checked_secs, to_secs, Time, MAX_TIME_S};
 
 /// How a port draws power; attached to a link (both directions) or to one direction.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PowerModelSpec {
     /// The same power at every rate.
@@ -59,6 +60,7 @@ fn default_phi() -> f64 {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Scaling {
     Frequency,
@@ -66,6 +68,7 @@ pub enum Scaling {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PowerLevel {
     pub rate_bps: f64,
@@ -74,6 +77,7 @@ pub struct PowerLevel {
 
 /// IEEE 802.3az low-power idle: a preset PHY or explicit timings (docs/models/energy.md §4).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LpiSpec {
     /// "100base_tx", "1000base_t" or "10gbase_t" (Reviriego et al. 2009, from 802.3az Table 78-4).
@@ -88,6 +92,7 @@ pub struct LpiSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Phy {
     #[serde(rename = "100base_tx")]

@@ -8,6 +8,7 @@ use crate::time::{to_secs, Time};
 
 /// How a host draws power; `nodes[i].power`.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HostPowerSpec {
     /// A battery-powered client (Tsaoussidis et al., ISCC 2000; docs/models/energy.md §6):
@@ -58,6 +59,7 @@ pub enum HostPowerSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HostPreset {
     Ethernet,

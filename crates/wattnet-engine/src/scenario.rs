@@ -13,7 +13,15 @@ use crate::error::ScenarioError;
 use crate::host::HostPowerSpec;
 use crate::tcp::CcSpec;
 
+/// The scenario format as JSON Schema (draft 2020-12), derived from the serde types above and
+/// the specs they hold: what the engine accepts, field by field, for comparing with the Python models.
+#[cfg(feature = "schema")]
+pub fn json_schema() -> String {
+    schemars::schema_for!(Scenario).as_value().to_string()
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Free text naming the scenario; it does not affect the run.
@@ -39,6 +47,7 @@ pub struct Scenario {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RoutingSpec {
     /// What a shortest path minimises.
@@ -65,6 +74,7 @@ impl Default for RoutingSpec {
 
 /// How tables change after a link goes down or up.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ReconvergenceSpec {
     /// OSPF-like: the routers at the link's ends notice after `detection_s` and flood an
@@ -103,6 +113,7 @@ fn default_ttl() -> u8 {
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingMetric {
     #[default]
@@ -111,6 +122,7 @@ pub enum RoutingMetric {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
@@ -123,6 +135,7 @@ pub struct NodeSpec {
 /// `rate_bps`, `queue`, `transition_s` and `error_rate` apply to both directions unless a
 /// direction overrides them in `a_to_b` / `b_to_a`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     pub a: String,
@@ -151,6 +164,7 @@ pub struct LinkSpec {
 }
 
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PortOverride {
     pub rate_bps: Option<f64>,
@@ -166,6 +180,7 @@ pub struct PortOverride {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueSpec {
     /// FIFO with tail drop; exactly one of the two limits is set.
@@ -228,6 +243,7 @@ pub enum QueueSpec {
 
 /// What RED's average and thresholds count.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RedMode {
     #[default]
@@ -238,6 +254,7 @@ pub enum RedMode {
 
 /// How RED ages its average over an idle period of m packet times (Floyd and Jacobson, IEEE/ACM ToN 1993, §11).
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RedIdleDecay {
     /// avg ← (1 − w_q)^(m+1)·avg, as ns-2 red.cc does.
@@ -272,6 +289,7 @@ impl Default for QueueSpec {
 /// Traffic from `src` to `dst`: UDP (cbr, poisson, on_off) or TCP (bulk, transfer, serial, web),
 /// in which case `src` is the data sender and `tcp` configures the connections.
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     pub name: String,
@@ -296,6 +314,7 @@ pub struct FlowSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TrafficSpec {
     /// Constant bit rate over UDP: packets spaced by size·8/rate.
@@ -348,6 +367,7 @@ impl TrafficSpec {
 /// plain RFCs), `ns2` (ns-2.35's one-way agents), `ns3` (ns-3.44's defaults) or `linux` (a
 /// current kernel); `docs/tcp-profiles.md` lists every field per profile with its source.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
     #[serde(default)]
@@ -407,6 +427,7 @@ pub struct TcpSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshRuleSpec {
     FlightSize,
@@ -414,6 +435,7 @@ pub enum SsthreshRuleSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PrrSpec {
     Off,
@@ -422,6 +444,7 @@ pub enum PrrSpec {
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TcpProfile {
     #[default]
@@ -432,6 +455,7 @@ pub enum TcpProfile {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RttSamplingSpec {
     EveryAck,
@@ -439,6 +463,7 @@ pub enum RttSamplingSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OpenerSpec {
     Sender,
@@ -446,6 +471,7 @@ pub enum OpenerSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PacketSizeSpec {
     Fixed {
@@ -470,6 +496,7 @@ impl Default for PacketSizeSpec {
 
 /// An action at a given simulated time.
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EventSpec {
     /// Change a port's service rate (`port` is "from->to").
@@ -488,6 +515,7 @@ pub enum EventSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RecorderSpec {
     pub interval_s: f64,
@@ -508,6 +536,7 @@ pub struct RecorderSpec {
 
 /// A capture of one port: every packet it finishes transmitting, stamped with that instant.
 #[derive(Clone, Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PcapSpec {
     /// The port ("from->to").
@@ -519,6 +548,7 @@ pub struct PcapSpec {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FlowQuantity {
     CwndSegments,
@@ -546,6 +576,7 @@ fn default_flow_quantities() -> Vec<FlowQuantity> {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PortQuantity {
     /// Packets waiting (not counting the one in service).

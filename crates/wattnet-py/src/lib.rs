@@ -209,6 +209,12 @@ fn resolve_tcp(scenario_json: &str) -> PyResult<String> {
     guarded(|| wattnet_engine::tcp::resolve_scenario_json(scenario_json).map_err(scenario_error))
 }
 
+/// The scenario format the engine accepts, as JSON Schema derived from its serde types.
+#[pyfunction]
+fn scenario_schema() -> PyResult<String> {
+    guarded(|| Ok(wattnet_engine::scenario::json_schema()))
+}
+
 /// The bare event-queue benchmark; returns the number of events processed.
 #[pyfunction]
 fn bench_event_queue(py: Python<'_>, events: u64, pending: u32, seed: u64) -> PyResult<u64> {
@@ -222,6 +228,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_tcp, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     // The same classes as wattnet.errors (one hierarchy), for code that reaches them from here.
     let errors = m.py().import("wattnet.errors")?;
     m.add("ScenarioError", errors.getattr("ScenarioError")?)?;

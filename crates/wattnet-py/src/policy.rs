@@ -129,7 +129,7 @@ impl PolicySource for PyPolicySource<'_> {
         let Some(factory) = &self.factory else {
             return Err(ScenarioError::new(port.field, "an external policy needs the policies argument of Simulation"));
         };
-        let params = port.spec.params.to_string();
+        let params = serde_json::Value::Object(port.spec.params.clone()).to_string();
         let interval_s = port.interval.map(to_secs);
         let made = factory.call1((
             port.port,

@@ -1,6 +1,8 @@
 """One-command reproductions of published studies (``wattnet reproduce STUDY``).
 
-Each study is a module with ``reproduce(out, quick=False, ...) -> Path`` (the report's path)
+Each study is a package (its sections as modules: params, scenario, sweeps, targets, reference,
+plots, reporting; its parameter tables in ``parameters.toml``, read by ``wattnet.experiments.data``)
+with ``reproduce(out, quick=False, ...) -> Path`` (the report's path)
 that sweeps its grid through ``wattnet.sweep`` (so its runs are cached and resume), then
 writes ``tables/`` (CSV and Parquet), ``figures/`` (PNG and SVG), ``checks.json`` and
 ``report.html`` under ``out``. Every target in ``checks.json`` carries the paper's value,

@@ -4,6 +4,11 @@
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
+import sys
+from pathlib import Path
 from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -13,13 +18,50 @@ from wattnet.errors import ScenarioError
 
 class _Model(BaseModel):
     # Unknown fields are errors (the engine denies them too); NaN and infinities are never valid.
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, use_attribute_docstrings=True)
+    # A model's validator is built when it is first used (a run builds those its scenario needs:
+    # building all of them took most of the package's import time).
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     def __init__(self, **data: Any):
         try:
             super().__init__(**data)
         except ValidationError as error:
             raise ScenarioError(_field_errors(error)) from None
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # A field's description is the docstring below it, as pydantic's use_attribute_docstrings
+        # gives, but read from the module's syntax tree, parsed once, instead of each class's source.
+        for name, doc in _attribute_docstrings(cls).items():
+            field = cls.model_fields.get(name)
+            if field is not None and field.description is None:
+                field.description = doc
+
+
+@functools.cache
+def _classes_of(source: str) -> dict[str, ast.ClassDef]:
+    tree = ast.parse(Path(source).read_text(encoding="utf-8"))
+    return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+
+
+def _attribute_docstrings(cls: type) -> dict[str, str]:
+    """Each annotated attribute of the class followed by a string literal: that string."""
+    source = getattr(sys.modules[cls.__module__], "__file__", None)
+    node = _classes_of(source).get(cls.__name__) if source else None
+    if node is None:
+        return {}
+    docs = {}
+    for statement, following in zip(node.body, node.body[1:], strict=False):
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[statement.target.id] = inspect.cleandoc(following.value.value)
+    return docs
 
 
 def _union_tags(union: Any) -> set[str]:

@@ -19,7 +19,7 @@ from ns2 import run_ns, run_points, write_reference
 
 SCRIPT = HERE / "dumbbell.tcl"
 SERVER, ROUTER_B, ROUTER_A, FIRST_CLIENT = 0, 1, 2, 3
-# The paper's scenario, as the reproduction sets it (python/wattnet/experiments/ecn_efficiency.py).
+# The paper's scenario, as the reproduction sets it (the package python/wattnet/experiments/ecn_efficiency/, its parameters.toml).
 FILES_PER_CLIENT = 11
 SEGMENTS_PER_TRANSFER = 70
 DATA_PACKET_BYTES = 1500

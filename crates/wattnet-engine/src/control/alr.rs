@@ -8,6 +8,7 @@ use crate::error::ScenarioError;
 use crate::time::{from_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct AdaptiveLinkRateSpec {
     pub low_rate_bps: f64,

@@ -11,6 +11,7 @@ use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ExternalSpec {
     /// The name the supplier knows the policy by (the Python binding: "module:Class").
@@ -24,9 +25,9 @@ pub struct ExternalSpec {
     /// δ, if the policy may put its port to sleep ([`Command::Sleep`]).
     #[serde(default)]
     pub sleep_transition_s: Option<f64>,
-    /// Handed to the policy as written; the engine does not read it.
+    /// Handed to the policy as written (its keyword arguments); the engine does not read it.
     #[serde(default)]
-    pub params: serde_json::Value,
+    pub params: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Why the policy is called.
@@ -166,7 +167,7 @@ mod tests {
             interval_s,
             per_packet,
             sleep_transition_s: None,
-            params: serde_json::Value::Null,
+            params: serde_json::Map::new(),
         }
     }
 

@@ -62,6 +62,7 @@ use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, to_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct GRouterSpec {
     /// T, the queue target (the paper: half the 100-packet buffer, 50 000 B).
@@ -96,6 +97,7 @@ pub struct GRouterSpec {
 
 /// How the G-router sets its service rate.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RateControl {
     /// C-EARTH (the paper's eqs. 3–4): continuous, between min_rate_bps and max_rate_bps.

@@ -91,6 +91,7 @@ pub trait PortController: std::fmt::Debug + Send + Sync {
 
 /// A port's power-management policy, as written in a scenario.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ControllerSpec {
     /// practRA (Nedevschi et al., "Reducing network energy consumption via sleeping and

@@ -9,6 +9,7 @@ use crate::error::{positive, ScenarioError};
 use crate::time::{from_secs, to_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PracticalRateAdaptationSpec {
     /// The available service rates (e.g. 1, 2, …, 10 Mb/s).

@@ -14,6 +14,7 @@ use crate::error::ScenarioError;
 use crate::time::{from_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct OpportunisticSleepSpec {
     /// δ: going to sleep and waking each take this long, at active power, sending nothing.

@@ -484,10 +484,12 @@ fn sack_duplicate_acks_send_new_data_as_the_pipe_allows() {
 /// (the reduction bound, "s"), with pipe 19 19 18 18 18 17 17 … 12 12 11 10 after each ACK.
 #[test]
 fn prr_follows_the_worked_example_of_rfc_6937() {
+    // The RFC's example takes ssthresh from the FlightSize (RFC 5681 §3.1 eq. 4), not ns-2's cwnd.
     let spec = TcpSpec {
         sack: Some(true),
         sack_limited_transmit: Some(true),
         prr: Some(crate::scenario::PrrSpec::Ssrb),
+        ssthresh_rule: Some(SsthreshRuleSpec::FlightSize),
         ..ns2("newreno")
     };
     let mut h = Harness::new(spec, 20.0);

@@ -18,6 +18,7 @@ const BETA_SCALE: u64 = 1024;
 
 /// BIC's constants; the defaults are Linux's module parameters.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct BicParams {
     /// Multiplicative decrease in 1/1024 (Linux `beta` = 819, cwnd × 0.8 on loss).

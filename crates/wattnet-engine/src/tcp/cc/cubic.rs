@@ -17,6 +17,7 @@ use crate::time::{to_secs, Time};
 
 /// CUBIC's constants; the defaults are RFC 9438's.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct CubicParams {
     /// C in segments/s³ (RFC 9438 §5.1: 0.4; Linux `bic_scale` = 41 gives 41·10/1024 = 0.400).

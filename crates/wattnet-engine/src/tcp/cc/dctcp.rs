@@ -10,6 +10,7 @@ use crate::time::Time;
 
 /// DCTCP's constants (RFC 8257 §3.3, Linux's module parameters).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct DctcpParams {
     /// Weight of the newest window in α (RFC 8257 §3.3: 1/16; Linux `dctcp_shift_g` = 4, g = 2⁻⁴).

@@ -187,6 +187,7 @@ pub const NAMES: &[&str] = &[
 /// A scenario's `congestion_control`: the algorithm and its constants, written
 /// `{ type = "cubic", beta = 0.8 }`; constants left out take the defaults of each algorithm's parameters.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(try_from = "CcSpecWire", into = "CcSpecWire")]
 pub enum CcSpec {
     Tahoe,
@@ -210,6 +211,7 @@ pub enum CcSpec {
 /// [`CcSpec`] as scenarios spell it. The parameter-less algorithms are empty struct
 /// variants because serde lets an internally tagged *unit* variant ignore unknown fields.
 #[derive(Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum CcSpecWire {
     Tahoe {},

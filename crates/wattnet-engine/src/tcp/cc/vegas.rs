@@ -17,6 +17,7 @@ use crate::time::Time;
 /// (`v_alpha_` 1, `v_beta_` 3, `v_gamma_` 1), since the seeds ran ns-2; Linux's module
 /// parameters are alpha 2, beta 4, gamma 1.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct VegasParams {
     /// Below this many queued segments, cwnd grows by one per RTT (ns-2 `v_alpha_`; Linux `alpha` = 2).

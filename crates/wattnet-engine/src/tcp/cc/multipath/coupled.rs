@@ -11,6 +11,7 @@ use super::{avoid, Coupling};
 use crate::time::Time;
 
 /// Which increase rule.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CoupledIncrease {
@@ -21,6 +22,7 @@ pub enum CoupledIncrease {
     Wischik,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CoupledParams {

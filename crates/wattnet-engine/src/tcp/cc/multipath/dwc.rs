@@ -12,6 +12,7 @@ use super::{avoid, Coupling};
 use crate::time::Time;
 
 /// DWC's increase has no constants of its own.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DwcParams {}

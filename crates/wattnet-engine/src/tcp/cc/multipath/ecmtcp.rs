@@ -15,6 +15,7 @@ use super::{avoid, Coupling};
 use crate::time::Time;
 
 /// Which way the loss-rate ratio weights the increase of subflow r against the best path h.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossRatio {
@@ -25,6 +26,7 @@ pub enum LossRatio {
     BestOverRoute,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EcMtcpParams {

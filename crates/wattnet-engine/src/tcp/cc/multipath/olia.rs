@@ -9,6 +9,7 @@ use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, Con
 use super::{avoid, counted_window, secs, Coupling};
 use crate::time::Time;
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OliaParams {

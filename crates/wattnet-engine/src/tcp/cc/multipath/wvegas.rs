@@ -12,6 +12,7 @@ use super::super::{half_flight, slow_start, Ack, Congestion, CongestionControl, 
 use crate::time::Time;
 
 /// Linux `mptcp_wvegas.c`'s module parameters, in packets.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WVegasParams {

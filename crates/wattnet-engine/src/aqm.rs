@@ -29,7 +29,7 @@ pub struct Red {
     mode: RedMode,
     mean_packet_bytes: u32,
     idle_decay: RedIdleDecay,
-    buffer: BufferLimit,
+    pub(crate) buffer: BufferLimit,
     /// Moving average of the queue, in packets or bytes (`mode`).
     avg: f64,
     /// Arrivals since the last drop or mark; −1 while the average is below min_th.
@@ -239,7 +239,7 @@ enum MarkThreshold {
 #[derive(Clone, Copy, Debug)]
 pub struct ThresholdMarking {
     k: MarkThreshold,
-    buffer: BufferLimit,
+    pub(crate) buffer: BufferLimit,
 }
 
 impl ThresholdMarking {

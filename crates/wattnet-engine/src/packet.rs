@@ -78,6 +78,18 @@ pub struct TcpHeader {
     /// connections.
     pub dsn: u64,
     pub data_ack: u64,
+    /// On data: what the network wrote on the way; on ACKs: the receiver's echo of the latest.
+    pub path: PathFeedback,
+}
+
+/// What a data packet collects on its way and its ACK echoes back: the switch-to-switch hops
+/// it crossed and how many of them had a queue above the expected one (the energy price of
+/// Zhao, Liu, Wang, "On energy-efficient congestion control for multipath TCP", IEEE 2017,
+/// §V-C). Written only when some flow asks for it; saturates at 255.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathFeedback {
+    pub hops: u8,
+    pub congested: u8,
 }
 
 /// RFC 7323 §5.4: a 32-bit timestamp clock, here ticking every microsecond (as Linux's

@@ -50,6 +50,15 @@ impl QueueDiscipline {
             QueueDiscipline::Threshold(marking) => marking.admit(&q, arrival),
         }
     }
+
+    /// The physical buffer the discipline tail-drops at.
+    pub fn buffer(&self) -> BufferLimit {
+        match self {
+            QueueDiscipline::DropTail(buffer) => *buffer,
+            QueueDiscipline::Red(red) => red.buffer,
+            QueueDiscipline::Threshold(marking) => marking.buffer,
+        }
+    }
 }
 
 #[cfg(test)]

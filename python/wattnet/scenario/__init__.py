@@ -67,7 +67,26 @@ from wattnet.scenario.queues import DropTail, Queue, Red, Threshold, default_que
 from wattnet.scenario.recording import FlowQuantity, Pcap, PortQuantity, Recorder
 from wattnet.scenario.root import Scenario
 from wattnet.scenario.routing import GlobalReconvergence, LinkStateReconvergence, Reconvergence, Routing
-from wattnet.scenario.tcp import Bic, CongestionControl, Cubic, Dctcp, NewReno, Reno, Tahoe, Tcp, Vegas
+from wattnet.scenario.tcp import (
+    Balia,
+    Bic,
+    CongestionControl,
+    Coupled,
+    Cubic,
+    Dctcp,
+    Dts,
+    Dwc,
+    EcMtcp,
+    Ewtcp,
+    Lia,
+    NewReno,
+    Olia,
+    Reno,
+    Tahoe,
+    Tcp,
+    Vegas,
+    WVegas,
+)
 from wattnet.scenario.traffic import TCP_TRAFFIC, Bulk, Cbr, OnOff, Poisson, Serial, Traffic, Transfer, Web
 
 __all__ = [
@@ -84,6 +103,7 @@ __all__ = [
     "U32_MAX",
     "U64_MAX",
     "AdaptiveLinkRate",
+    "Balia",
     "BatteryHost",
     "Bic",
     "Bulk",
@@ -92,12 +112,17 @@ __all__ = [
     "CongestionControl",
     "ConstantPower",
     "Controller",
+    "Coupled",
     "Cubic",
     "Dctcp",
     "DropTail",
+    "Dts",
+    "Dwc",
     "Earth",
+    "EcMtcp",
     "ErrorRate",
     "Event",
+    "Ewtcp",
     "ExponentialSize",
     "ExternalPolicy",
     "FixedRate",
@@ -107,6 +132,7 @@ __all__ = [
     "GRouter",
     "GlobalReconvergence",
     "HostPower",
+    "Lia",
     "LineCardPower",
     "Link",
     "LinkDown",
@@ -118,6 +144,7 @@ __all__ = [
     "NewReno",
     "Node",
     "NonNegativeSeconds",
+    "Olia",
     "OnOff",
     "OpportunisticSleep",
     "PacketSize",
@@ -152,6 +179,7 @@ __all__ = [
     "UniformAvailableBandwidth",
     "UniformSize",
     "Vegas",
+    "WVegas",
     "Wake",
     "Web",
     "default_packet_size",

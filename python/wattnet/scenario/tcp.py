@@ -89,7 +89,107 @@ class Dctcp(_Model):
     alpha_init: float = Field(1.0, ge=0, le=1)
 
 
-CongestionControl = Annotated[Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp, Field(discriminator="type")]
+# Multipath TCP's coupled algorithms (docs/models/mptcp-congestion-control.md). On a single-path
+# flow each is a group of one subflow; a single-path algorithm on a multipath flow runs uncoupled.
+
+
+class Lia(_Model):
+    """LIA, linked increases (RFC 6356): min(α/W, 1/w_r) per ACK, halving on loss."""
+
+    type: Literal["lia"] = "lia"
+    cap_1_over_w: bool = True
+    """RFC 6356 §3's cap of the increase at Reno's 1/w_r."""
+    ssthresh_in_recovery: bool = False
+    """Count a sibling in fast recovery by its ssthresh instead of its inflated cwnd."""
+
+
+class Olia(_Model):
+    """OLIA (Khalili et al., CoNEXT 2012; Linux mptcp_olia.c)."""
+
+    type: Literal["olia"] = "olia"
+    ssthresh_in_recovery: bool = True
+    """Count a subflow in fast recovery by its ssthresh (Linux mptcp_get_crt_cwnd)."""
+
+
+class Balia(_Model):
+    """Balia (Peng, Walid, Hwang, Low, IEEE/ACM ToN 2016; Linux mptcp_balia.c)."""
+
+    type: Literal["balia"] = "balia"
+    md_cap: float = Field(1.5, ge=1, le=2)
+    """The cap on α_r in the decrease (w_r/2)·min(α_r, md_cap)."""
+
+
+class Ewtcp(_Model):
+    """EWTCP (Honda et al., PFLDNeT 2009): Reno on each subflow with the increase a/w_r."""
+
+    type: Literal["ewtcp"] = "ewtcp"
+    a: float | None = Field(None, gt=0, le=1)
+    """The weight of the increase; absent: 1/√n for n subflows (1/n² gives one TCP's total rate)."""
+
+
+class Coupled(_Model):
+    """Fully coupled control (Kelly & Voice 2005; Han et al. 2006); loss: w_r = max(w_r − W/2, 1)."""
+
+    type: Literal["coupled"] = "coupled"
+    increase: Literal["psi", "wischik"] = "psi"
+    """``psi``: w_r/W² per ACK (Zhao, Liu, Wang's form); ``wischik``: 1/W (Wischik et al., NSDI 2011)."""
+
+
+class EcMtcp(_Model):
+    """ecMTCP (Le et al., IEEE Comm. Letters 2012) as Zhao, Liu, Wang write it: LIA × a loss-rate ratio."""
+
+    type: Literal["ecmtcp"] = "ecmtcp"
+    ratio: Literal["route_over_best", "best_over_route"] = "route_over_best"
+    """p_r/p_h as printed, or p_h/p_r (h: the subflow with the largest rate)."""
+    loss_weight: float = Field(0.125, gt=0, le=1)
+    """Weight of the newest loss-event sample in the loss-rate EWMA."""
+    cap_1_over_w: bool = True
+    """Cap the increase at Reno's 1/w_r, as LIA does."""
+
+
+class Dwc(_Model):
+    """DWC (Hassayoun, Iyengar, Ros, ICNP 2011) in Zhao, Liu, Wang's increase rtt_r/(n·min rtt·W); one group."""
+
+    type: Literal["dwc"] = "dwc"
+
+
+class WVegas(_Model):
+    """wVegas (Cao, Xu, Fu, ICNP 2012; Linux mptcp_wvegas.c); thresholds in packets."""
+
+    type: Literal["wvegas"] = "wvegas"
+    initial_alpha: float = Field(2.0, ge=0)
+    """α_r at start and after each recovery."""
+    total_alpha: float = Field(10.0, ge=0)
+    """Packets the whole connection aims to keep queued, shared by rate."""
+    gamma: float = Field(1.0, ge=0)
+    """Queued packets above which slow start ends."""
+
+
+class Dts(_Model):
+    """DTS, delay-based traffic shifting (Zhao, Liu, Wang, IEEE 2017, §V, corrected Algorithm 1)."""
+
+    type: Literal["dts"] = "dts"
+    c: float = Field(1.0, gt=0)
+    """ψ_r = c·ε_r."""
+    steepness: float = Field(10.0, gt=0)
+    """k in ε_r = 2/(1 + exp(−k(baseRTT_r/RTT_r − ½)))."""
+    taylor: bool = False
+    """ε_r from Algorithm 1's corrected integer cubic (exact where the cubic is not positive)."""
+    cap_1_over_w: bool = False
+    """Cap the increase at Reno's 1/w_r; the paper has none."""
+    phi: bool = False
+    """Subtract the energy price φ_r: the network then counts congested switch-to-switch hops."""
+    kappa: float = Field(1e-4, ge=0)
+    """κ_s: the per-ACK decrement is κ_s·w_r·Σ over the path's switch-to-switch hops of (ρ + 1[queue > Q])."""
+    rho: float = Field(1.0, ge=0)
+    """ρ, the energy cost per switch-to-switch hop."""
+    expected_queue: float = Field(0.2, ge=0, le=1)
+    """Q, as a fraction of each port's buffer."""
+
+
+_SinglePath = Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp
+_Coupled = Lia | Olia | Balia | Ewtcp | Coupled | EcMtcp | Dwc | WVegas | Dts
+CongestionControl = Annotated[_SinglePath | _Coupled, Field(discriminator="type")]
 
 
 class Tcp(_Model):

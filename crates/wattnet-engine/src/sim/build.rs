@@ -18,6 +18,7 @@ use crate::sim::recorder::Recorder;
 use rand_distr::Exp;
 
 use crate::sim::forwarding::Paths;
+use crate::sim::path_feedback::PathFeedbackRule;
 use crate::sim::path_manager;
 use crate::sim::{
     Action, Application, Flow, FlowStats, Host, Logs, MultipathFlow, Network, Reconvergence, Routing, Simulation,
@@ -71,10 +72,11 @@ impl Simulation {
             return Err(err("routing.ttl", "must be at least 1"));
         }
         let names = node_names(s)?;
-        let (net, port_ids) = network(s, &names, policies)?;
+        let (mut net, port_ids) = network(s, &names, policies)?;
         let routes = ForwardingTable::shortest_paths(s.nodes.len(), &net.ports, s.routing.metric, s.routing.ecmp);
         let reconvergence = Reconvergence::from_spec(s.routing.reconvergence.as_ref())?;
         let (mut transport, pinned) = transport(s, &names, &net, &port_ids, &routes, end)?;
+        net.path_feedback = PathFeedbackRule::build(s.nodes.len(), &net.ports, &transport.flows);
         let actions = actions(s, &names, &net, &port_ids, end)?;
         let logs = logs(s, &net, &port_ids, &mut transport.flows)?;
         let endpoints: Vec<(u32, u32)> = transport.flows.iter().map(|f| (f.src, f.dst)).collect();
@@ -174,7 +176,7 @@ fn network(s: &Scenario, names: &Names, policies: &mut dyn PolicySource) -> Resu
         }
     }
     let node_names = s.nodes.iter().map(|n| n.name.clone()).collect();
-    Ok((Network { node_names, hosts, ports }, PortIds(port_ids)))
+    Ok((Network { node_names, hosts, ports, path_feedback: None }, PortIds(port_ids)))
 }
 
 /// Per flow, the ports it is pinned to, if it is.

@@ -6,6 +6,7 @@ mod capture;
 pub(crate) mod forwarding;
 mod hosts;
 mod links;
+mod path_feedback;
 mod path_manager;
 mod power;
 mod recorder;
@@ -79,6 +80,8 @@ pub(crate) struct Network {
     /// Per node: its own packets sent and received, and its host energy model.
     pub(crate) hosts: Vec<Host>,
     pub(crate) ports: Vec<Port>,
+    /// DTS's congested-hop counting, when some flow asks for it.
+    pub(crate) path_feedback: Option<path_feedback::PathFeedbackRule>,
 }
 
 /// How packets find their way: forwarding tables, the paths cached from them or pinned, and
@@ -306,6 +309,10 @@ impl Simulation {
                 port.stats.early_dropped_packets += (drop == Admission::DropEarly) as u64;
                 return self.discard(pkt);
             }
+        }
+        if let Some(rule) = &self.net.path_feedback {
+            let p = self.pool.get_mut(pkt);
+            rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
         port.integrate(self.now);
         port.queue.push_back(pkt);

@@ -3,7 +3,7 @@
 
 use super::rto::RtoEstimator;
 use super::{Ctx, EcnMode, TcpConfig, TcpTimer};
-use crate::packet::{flags, Ecn, TcpHeader};
+use crate::packet::{flags, Ecn, PathFeedback, TcpHeader};
 use crate::time::{after, Time};
 use crate::timer::Timer;
 
@@ -56,6 +56,8 @@ pub struct Receiver {
     ecn: bool,
     /// RFC 3168 §6.1.3: ECE on every ACK from a CE mark until a CWR arrives.
     ece_latched: bool,
+    /// The path feedback of the latest data segment, echoed on every ACK.
+    path_echo: PathFeedback,
     /// RFC 8257 §3.2: the CE bit of the last data packet.
     ce_state: bool,
     pub stats: ReceiverStats,
@@ -85,6 +87,7 @@ impl Receiver {
             syn_tries: 0,
             ecn: false,
             ece_latched: false,
+            path_echo: PathFeedback::default(),
             ce_state: false,
             stats: ReceiverStats::default(),
         }
@@ -156,6 +159,7 @@ impl Receiver {
         }
         if h.len > 0 {
             self.stats.data_packets += 1;
+            self.path_echo = h.path;
         }
         if self.timestamps {
             // RFC 7323 §5.3 R1 (PAWS): a segment older than TS.Recent is a stale duplicate:
@@ -269,6 +273,12 @@ impl Receiver {
         self.emit(ctx, flags::FIN | flags::ACK, self.rcv_nxt);
     }
 
+    /// The path feedback the next ACK will echo.
+    #[cfg(test)]
+    pub(crate) fn path_echo(&self) -> PathFeedback {
+        self.path_echo
+    }
+
     /// Sends a segment without data: its own SYN takes sequence number 0, all else uses 1.
     fn emit(&mut self, ctx: &mut Ctx, f: u8, ack: u64) {
         self.unacked = 0;
@@ -283,6 +293,7 @@ impl Receiver {
             flags: f,
             ts_val: crate::packet::ts_clock(ctx.now),
             ts_ecr: self.ts_recent,
+            path: self.path_echo,
             ..Default::default()
         };
         if self.sack && f & flags::SYN == 0 {

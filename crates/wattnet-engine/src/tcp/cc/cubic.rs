@@ -448,7 +448,15 @@ mod tests {
             for i in 0..n {
                 // Each round starts with an ACK past the previous round's end.
                 una += if i == 0 { 1000.0 } else { 0.001 };
-                let a = Ack { now: 0, acked: 0.0, rtt: Some(ms(rtt)), ece: false, snd_una: una, snd_nxt: una + 100.0 };
+                let a = Ack {
+                    now: 0,
+                    acked: 0.0,
+                    rtt: Some(ms(rtt)),
+                    ece: false,
+                    snd_una: una,
+                    snd_nxt: una + 100.0,
+                    ..Default::default()
+                };
                 cubic.on_ack(Subflows::ALONE, w, &a);
                 cubic.grow(Subflows::ALONE, w, &a);
             }

@@ -8,18 +8,24 @@
 mod bic;
 mod cubic;
 mod dctcp;
+pub mod multipath;
 mod reno;
 mod vegas;
 
 pub use bic::{Bic, BicParams};
 pub use cubic::{Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
+pub use multipath::{
+    BaliaParams, CoupledIncrease, CoupledParams, DtsParams, DwcParams, EcMtcpParams, EwtcpParams, LiaParams, LossRatio,
+    OliaParams, WVegasParams,
+};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams};
 
 use serde::{Deserialize, Serialize};
 
 use super::Recovery;
+pub use crate::packet::PathFeedback;
 use crate::time::Time;
 
 /// The window the algorithm controls, in segments (may be fractional).
@@ -49,6 +55,8 @@ pub struct Ack {
     /// Algorithms that act once per RTT compare them (Vegas, DCTCP).
     pub snd_una: f64,
     pub snd_nxt: f64,
+    /// The path feedback the ACK echoes (zero unless some flow asked the network for it).
+    pub path: PathFeedback,
 }
 
 /// Why the window must shrink.
@@ -92,6 +100,8 @@ pub struct SubflowView {
     /// Congestion signals so far (fast retransmits, timeouts, ECN reductions) and the last one's time.
     pub losses: u64,
     pub last_loss: Option<Time>,
+    /// Data segments sent, retransmissions included (ecMTCP's loss rate per packet).
+    pub packets_sent: u64,
 }
 
 impl SubflowView {
@@ -105,6 +115,7 @@ impl SubflowView {
         in_flight: 0,
         losses: 0,
         last_loss: None,
+        packets_sent: 0,
     };
 }
 
@@ -168,7 +179,10 @@ pub fn half_flight(flight: f64) -> f64 {
 }
 
 /// Algorithm names accepted in scenarios, for errors and the schema.
-pub const NAMES: &[&str] = &["tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp"];
+pub const NAMES: &[&str] = &[
+    "tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp", "lia", "olia", "balia", "ewtcp", "coupled", "ecmtcp",
+    "dwc", "wvegas", "dts",
+];
 
 /// A scenario's `congestion_control`: the algorithm and its constants, written
 /// `{ type = "cubic", beta = 0.8 }`; constants left out take the defaults of each algorithm's parameters.
@@ -183,6 +197,15 @@ pub enum CcSpec {
     Cubic(CubicParams),
     Vegas(VegasParams),
     Dctcp(DctcpParams),
+    Lia(LiaParams),
+    Olia(OliaParams),
+    Balia(BaliaParams),
+    Ewtcp(EwtcpParams),
+    Coupled(CoupledParams),
+    Ecmtcp(EcMtcpParams),
+    Dwc(DwcParams),
+    Wvegas(WVegasParams),
+    Dts(DtsParams),
 }
 
 /// [`CcSpec`] as scenarios spell it. The parameter-less algorithms are empty struct
@@ -198,6 +221,15 @@ enum CcSpecWire {
     Cubic(CubicParams),
     Vegas(VegasParams),
     Dctcp(DctcpParams),
+    Lia(LiaParams),
+    Olia(OliaParams),
+    Balia(BaliaParams),
+    Ewtcp(EwtcpParams),
+    Coupled(CoupledParams),
+    Ecmtcp(EcMtcpParams),
+    Dwc(DwcParams),
+    Wvegas(WVegasParams),
+    Dts(DtsParams),
 }
 
 impl TryFrom<CcSpecWire> for CcSpec {
@@ -212,6 +244,15 @@ impl TryFrom<CcSpecWire> for CcSpec {
             CcSpecWire::Cubic(p) => CcSpec::Cubic(p),
             CcSpecWire::Vegas(p) => CcSpec::Vegas(p),
             CcSpecWire::Dctcp(p) => CcSpec::Dctcp(p),
+            CcSpecWire::Lia(p) => CcSpec::Lia(p),
+            CcSpecWire::Olia(p) => CcSpec::Olia(p),
+            CcSpecWire::Balia(p) => CcSpec::Balia(p),
+            CcSpecWire::Ewtcp(p) => CcSpec::Ewtcp(p),
+            CcSpecWire::Coupled(p) => CcSpec::Coupled(p),
+            CcSpecWire::Ecmtcp(p) => CcSpec::Ecmtcp(p),
+            CcSpecWire::Dwc(p) => CcSpec::Dwc(p),
+            CcSpecWire::Wvegas(p) => CcSpec::Wvegas(p),
+            CcSpecWire::Dts(p) => CcSpec::Dts(p),
         };
         spec.validate()?;
         Ok(spec)
@@ -228,6 +269,15 @@ impl From<CcSpec> for CcSpecWire {
             CcSpec::Cubic(p) => CcSpecWire::Cubic(p),
             CcSpec::Vegas(p) => CcSpecWire::Vegas(p),
             CcSpec::Dctcp(p) => CcSpecWire::Dctcp(p),
+            CcSpec::Lia(p) => CcSpecWire::Lia(p),
+            CcSpec::Olia(p) => CcSpecWire::Olia(p),
+            CcSpec::Balia(p) => CcSpecWire::Balia(p),
+            CcSpec::Ewtcp(p) => CcSpecWire::Ewtcp(p),
+            CcSpec::Coupled(p) => CcSpecWire::Coupled(p),
+            CcSpec::Ecmtcp(p) => CcSpecWire::Ecmtcp(p),
+            CcSpec::Dwc(p) => CcSpecWire::Dwc(p),
+            CcSpec::Wvegas(p) => CcSpecWire::Wvegas(p),
+            CcSpec::Dts(p) => CcSpecWire::Dts(p),
         }
     }
 }
@@ -251,13 +301,51 @@ impl CcSpec {
             CcSpec::Cubic(p) => p.validate(),
             CcSpec::Vegas(p) => p.validate(),
             CcSpec::Dctcp(p) => p.validate(),
+            CcSpec::Lia(p) => p.validate(),
+            CcSpec::Olia(p) => p.validate(),
+            CcSpec::Balia(p) => p.validate(),
+            CcSpec::Ewtcp(p) => p.validate(),
+            CcSpec::Coupled(p) => p.validate(),
+            CcSpec::Ecmtcp(p) => p.validate(),
+            CcSpec::Dwc(p) => p.validate(),
+            CcSpec::Wvegas(p) => p.validate(),
+            CcSpec::Dts(p) => p.validate(),
+        }
+    }
+
+    /// The network must count congested switch-to-switch hops for this algorithm (DTS with φ);
+    /// the expected queue Q as a fraction of a port's buffer.
+    pub fn path_feedback_threshold(&self) -> Option<f64> {
+        match self {
+            CcSpec::Dts(p) if p.phi => Some(p.expected_queue),
+            _ => None,
         }
     }
 }
 
-/// The algorithm of a scenario's `congestion_control`, ready for one connection.
-/// `hystart` turns on CUBIC's HyStart (other algorithms have none).
-pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
+/// The algorithm of a scenario's `congestion_control`, ready for one connection of `subflows`
+/// subflows (1 for single-path TCP). `hystart` turns on CUBIC's HyStart (other algorithms
+/// have none). A single-path algorithm on several subflows runs uncoupled, one instance each.
+pub fn from_spec(spec: &CcSpec, hystart: bool, subflows: usize) -> Box<dyn CongestionControl> {
+    use multipath::*;
+    let n = subflows.max(1);
+    match spec {
+        CcSpec::Lia(p) => Box::new(Lia::new(p.clone())),
+        CcSpec::Olia(p) => Box::new(Olia::new(p.clone(), n)),
+        CcSpec::Balia(p) => Box::new(Balia::new(p.clone())),
+        CcSpec::Ewtcp(p) => Box::new(Ewtcp::new(p.clone())),
+        CcSpec::Coupled(p) => Box::new(Coupled::new(p.clone())),
+        CcSpec::Ecmtcp(p) => Box::new(EcMtcp::new(p.clone(), n)),
+        CcSpec::Dwc(p) => Box::new(Dwc::new(p.clone())),
+        CcSpec::Wvegas(p) => Box::new(WVegas::new(p.clone(), n)),
+        CcSpec::Dts(p) => Box::new(Dts::new(p.clone(), n)),
+        single if n > 1 => Box::new(Uncoupled::new(n, || single_path(single, hystart))),
+        single => single_path(single, hystart),
+    }
+}
+
+/// One instance of a single-path algorithm.
+fn single_path(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
     match spec {
         // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
         CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
@@ -266,6 +354,7 @@ pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
         CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
+        coupled => unreachable!("{coupled:?} is built by from_spec"),
     }
 }
 
@@ -329,6 +418,33 @@ mod tests {
     }
 
     #[test]
+    fn multipath_algorithms_take_their_constants_and_name_bad_ones() {
+        let spec = parse(r#"{"type": "dts", "phi": true, "kappa": 0.001, "taylor": true}"#).unwrap();
+        let expected = DtsParams { phi: true, kappa: 0.001, taylor: true, ..Default::default() };
+        assert_eq!(spec, CcSpec::Dts(expected));
+        assert_eq!(spec.path_feedback_threshold(), Some(0.2));
+        assert_eq!(parse(r#"{"type": "dts"}"#).unwrap().path_feedback_threshold(), None);
+        let spec = parse(r#"{"type": "ecmtcp", "ratio": "best_over_route"}"#).unwrap();
+        assert_eq!(spec, CcSpec::Ecmtcp(EcMtcpParams { ratio: LossRatio::BestOverRoute, ..Default::default() }));
+        let spec = parse(r#"{"type": "coupled", "increase": "wischik"}"#).unwrap();
+        assert_eq!(spec, CcSpec::Coupled(CoupledParams { increase: CoupledIncrease::Wischik }));
+        assert_eq!(parse(r#"{"type": "ewtcp", "a": 0.25}"#).unwrap(), CcSpec::Ewtcp(EwtcpParams { a: Some(0.25) }));
+        for (json, words) in [
+            (r#"{"type": "dts", "expected_queue": 1.5}"#, "expected_queue must be in [0, 1]"),
+            (r#"{"type": "dts", "kappa": -1}"#, "kappa must be a non-negative number"),
+            (r#"{"type": "balia", "md_cap": 3}"#, "md_cap must be in [1, 2]"),
+            (r#"{"type": "ewtcp", "a": 0}"#, "a must be in (0, 1]"),
+            (r#"{"type": "ecmtcp", "loss_weight": 0}"#, "loss_weight must be in (0, 1]"),
+            (r#"{"type": "wvegas", "gamma": -1}"#, "gamma must be a non-negative number"),
+            (r#"{"type": "lia", "beta": 0.5}"#, "unknown field `beta`"),
+            (r#"{"type": "dwc", "groups": 2}"#, "unknown field `groups`"),
+        ] {
+            let err = parse(json).unwrap_err();
+            assert!(err.contains(words), "{json}: {err}");
+        }
+    }
+
+    #[test]
     fn recovery_follows_the_name() {
         assert_eq!(CcSpec::Tahoe.recovery(), Recovery::Tahoe);
         assert_eq!(CcSpec::Reno.recovery(), Recovery::Reno);
@@ -348,14 +464,14 @@ mod tests {
             (CcSpec::Dctcp(DctcpParams::default()), "Dctcp"),
         ];
         for (spec, name) in cases {
-            let debug = format!("{:?}", from_spec(&spec, false));
+            let debug = format!("{:?}", from_spec(&spec, false, 1));
             assert!(debug.starts_with(name), "{spec:?} built {debug}");
         }
         // Parameters reach the algorithm: BIC's old-kernel initial ssthresh.
         let old_bic = CcSpec::Bic(BicParams { initial_ssthresh: 100, ..Default::default() });
-        assert_eq!(from_spec(&old_bic, false).initial_ssthresh(), Some(100.0));
+        assert_eq!(from_spec(&old_bic, false, 1).initial_ssthresh(), Some(100.0));
         // DCTCP with α = 0.5 from the spec cuts cwnd 100 to 75 on ECE.
-        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false);
+        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false, 1);
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         assert_eq!(dctcp.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);
     }

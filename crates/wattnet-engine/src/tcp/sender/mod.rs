@@ -183,6 +183,7 @@ impl Sender {
             in_flight: self.in_flight(),
             losses: self.stats.fast_retransmits + self.stats.timeouts + self.stats.ecn_reductions,
             last_loss: self.last_loss,
+            packets_sent: self.stats.data_packets,
         }
     }
 
@@ -350,6 +351,7 @@ impl Sender {
             ece: h.has(flags::ECE),
             snd_una: ack as f64 / mss,
             snd_nxt: self.snd_max as f64 / mss,
+            path: h.path,
         };
         g.cc.on_ack(self.publish(&mut g.views), &self.window, &info);
         let mut restart_timer = true;

@@ -260,12 +260,13 @@ def permutation_fattree(k: int, duration_s: float) -> Measurement:
 def mptcp_permutation_fattree(k: int, duration_s: float, subflows: int) -> Measurement:
     """The permutation above with every transfer a Multipath TCP connection of ``subflows``
     subflows between its two single-homed hosts, each subflow with its own ECMP hash (the
-    scheduler min_rtt; each subflow runs NewReno on its own, uncoupled). The flows' ``mptcp``
-    table is added to the engine's scenario directly."""
+    scheduler min_rtt; the subflows coupled by LIA, RFC 6356 §3). The flows' ``mptcp`` table and
+    LIA are set in the engine's scenario directly."""
     engine = json.loads(fattree_permutation_scenario(k, duration_s).to_engine_json())
     engine["name"] = f"bench-mptcp-permutation-fattree{k}"
     for flow in engine["flows"]:
         flow["mptcp"] = {"subflows_per_path": subflows}
+        flow["tcp"]["congestion_control"] = {"type": "lia"}
     clock = _Clock()
     simulation = _engine.Simulation(json.dumps(engine), None, None)
     advance(simulation)

@@ -207,6 +207,10 @@ fn fattree_permutation_mptcp_eight_subflows_beats_single_path_ecmp() {
     };
     let single = utilisation(None);
     let multi = utilisation(Some(json!({"subflows_per_path": 8})));
-    println!("FatTree k=8 permutation: TCP+ECMP {:.1} % of optimal, MPTCP (LIA, 8 subflows) {:.1} %", single * 100.0, multi * 100.0);
+    println!(
+        "FatTree k=8 permutation: TCP+ECMP {:.1} % of optimal, MPTCP (LIA, 8 subflows) {:.1} %",
+        single * 100.0,
+        multi * 100.0
+    );
     assert!(multi > single + 0.1, "MPTCP {multi}, TCP {single}");
 }

@@ -56,7 +56,11 @@ fn goal_1_mptcp_gets_at_least_one_tcp_on_the_best_path() {
         for seed in SEEDS {
             multi += delivered(scenario(seed, cc, Some(json!({}))))[0];
             // The same flow as single-path TCP, pinned to the better path a.
-            single += delivered(scenario(seed, "newreno", Some(json!({"paths": [["s->a", "a->r"]], "subflows_per_path": 1}))))[0];
+            single += delivered(scenario(
+                seed,
+                "newreno",
+                Some(json!({"paths": [["s->a", "a->r"]], "subflows_per_path": 1})),
+            ))[0];
         }
         let ratio = multi as f64 / single as f64;
         println!("goal 1 {cc}: MPTCP {multi} B, TCP on the best path {single} B, ratio {ratio:.3}");

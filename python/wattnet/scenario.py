@@ -744,7 +744,22 @@ class Dctcp(_Model):
     alpha_init: float = Field(1.0, ge=0, le=1)
 
 
-CongestionControl = Annotated[Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp, Field(discriminator="type")]
+class ExternalCongestionControl(_Model):
+    """An algorithm written in Python (``wattnet.cc``): one object per connection, made as
+    ``Class(connection, **params)``, whose hooks the engine calls as it calls its own algorithms'.
+    Loss recovery is NewReno's (SACK's with ``sack``)."""
+
+    type: Literal["external"] = "external"
+    algorithm: str = Field(min_length=1)
+    """The class, as "module:Class" (importable where the run happens), or a name given to
+    ``wattnet.run(..., algorithms={name: Class})``."""
+    params: dict[str, Any] = {}
+    """Keyword arguments of the class."""
+
+
+CongestionControl = Annotated[
+    Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp | ExternalCongestionControl, Field(discriminator="type")
+]
 
 
 class Tcp(_Model):

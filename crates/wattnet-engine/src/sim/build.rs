@@ -182,7 +182,8 @@ impl Simulation {
                         "applies to UDP and web traffic only; a TCP transfer ends with its data",
                     ));
                 }
-                let config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
+                let mut config = TcpConfig::from_spec(&fs.tcp.clone().unwrap_or_default(), &format!("{f}.tcp"))?;
+                crate::tcp::cc::supply(&mut config.cc, &fs.name, &format!("{f}.tcp.congestion_control"), policies)?;
                 Some(TcpFlow { config, app, connections: vec![], traced: false })
             } else {
                 if fs.tcp.is_some() {

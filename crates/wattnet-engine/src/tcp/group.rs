@@ -66,7 +66,7 @@ impl Group {
     /// A single-path connection carrying `bytes` (`None`: endless).
     pub fn single(cfg: &TcpConfig, bytes: Option<u64>) -> Group {
         Group {
-            cc: cc::from_spec(&cfg.cc, cfg.hystart),
+            cc: cc::from_spec(&cfg.cc, cfg.hystart, 1),
             views: vec![SubflowView::IDLE],
             stream: DataStream::new(bytes),
         }

@@ -8,12 +8,14 @@
 mod bic;
 mod cubic;
 mod dctcp;
+mod external;
 mod reno;
 mod vegas;
 
 pub use bic::{Bic, BicParams};
 pub use cubic::{Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
+pub use external::{supply, CcFactory, CcFlow, ExternalCcSpec};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasParams};
 
@@ -168,7 +170,7 @@ pub fn half_flight(flight: f64) -> f64 {
 }
 
 /// Algorithm names accepted in scenarios, for errors and the schema.
-pub const NAMES: &[&str] = &["tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp"];
+pub const NAMES: &[&str] = &["tahoe", "reno", "newreno", "bic", "cubic", "vegas", "dctcp", "external"];
 
 /// A scenario's `congestion_control`: the algorithm and its constants, written
 /// `{ type = "cubic", beta = 0.8 }`; constants left out take the defaults of each algorithm's parameters.
@@ -182,6 +184,8 @@ pub enum CcSpec {
     Cubic(CubicParams),
     Vegas(VegasParams),
     Dctcp(DctcpParams),
+    /// An algorithm supplied by the program running the engine (a Python class through the binding).
+    External(ExternalCcSpec),
 }
 
 /// [`CcSpec`] as scenarios spell it. The parameter-less algorithms are empty struct
@@ -196,6 +200,7 @@ enum CcSpecWire {
     Cubic(CubicParams),
     Vegas(VegasParams),
     Dctcp(DctcpParams),
+    External(ExternalCcSpec),
 }
 
 impl TryFrom<CcSpecWire> for CcSpec {
@@ -210,6 +215,7 @@ impl TryFrom<CcSpecWire> for CcSpec {
             CcSpecWire::Cubic(p) => CcSpec::Cubic(p),
             CcSpecWire::Vegas(p) => CcSpec::Vegas(p),
             CcSpecWire::Dctcp(p) => CcSpec::Dctcp(p),
+            CcSpecWire::External(e) => CcSpec::External(e),
         };
         spec.validate()?;
         Ok(spec)
@@ -226,6 +232,7 @@ impl From<CcSpec> for CcSpecWire {
             CcSpec::Cubic(p) => CcSpecWire::Cubic(p),
             CcSpec::Vegas(p) => CcSpecWire::Vegas(p),
             CcSpec::Dctcp(p) => CcSpecWire::Dctcp(p),
+            CcSpec::External(e) => CcSpecWire::External(e),
         }
     }
 }
@@ -249,13 +256,14 @@ impl CcSpec {
             CcSpec::Cubic(p) => p.validate(),
             CcSpec::Vegas(p) => p.validate(),
             CcSpec::Dctcp(p) => p.validate(),
+            CcSpec::External(e) => e.validate(),
         }
     }
 }
 
-/// The algorithm of a scenario's `congestion_control`, ready for one connection.
-/// `hystart` turns on CUBIC's HyStart (other algorithms have none).
-pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
+/// The algorithm of a scenario's `congestion_control`, ready for one connection of `subflows`
+/// subflows. `hystart` turns on CUBIC's HyStart (other algorithms have none).
+pub fn from_spec(spec: &CcSpec, hystart: bool, subflows: usize) -> Box<dyn CongestionControl> {
     match spec {
         // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
         CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
@@ -264,6 +272,8 @@ pub fn from_spec(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
         CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
+        // One controller per connection, seeing every subflow, as a coupled algorithm does.
+        CcSpec::External(e) => e.make(subflows),
     }
 }
 
@@ -277,7 +287,8 @@ mod tests {
 
     #[test]
     fn every_name_parses_with_defaults() {
-        for name in NAMES {
+        // An external algorithm has no default: it needs its class (external.rs tests it).
+        for name in NAMES.iter().filter(|&&name| name != "external") {
             let spec = parse(&format!(r#"{{"type": "{name}"}}"#)).unwrap();
             assert_eq!(serde_json::to_value(&spec).unwrap()["type"], *name);
         }
@@ -346,14 +357,14 @@ mod tests {
             (CcSpec::Dctcp(DctcpParams::default()), "Dctcp"),
         ];
         for (spec, name) in cases {
-            let debug = format!("{:?}", from_spec(&spec, false));
+            let debug = format!("{:?}", from_spec(&spec, false, 1));
             assert!(debug.starts_with(name), "{spec:?} built {debug}");
         }
         // Parameters reach the algorithm: BIC's old-kernel initial ssthresh.
         let old_bic = CcSpec::Bic(BicParams { initial_ssthresh: 100, ..Default::default() });
-        assert_eq!(from_spec(&old_bic, false).initial_ssthresh(), Some(100.0));
+        assert_eq!(from_spec(&old_bic, false, 1).initial_ssthresh(), Some(100.0));
         // DCTCP with α = 0.5 from the spec cuts cwnd 100 to 75 on ECE.
-        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false);
+        let mut dctcp = from_spec(&CcSpec::Dctcp(DctcpParams { alpha_init: 0.5, ..Default::default() }), false, 1);
         let w = Window { cwnd: 100.0, ssthresh: 1e9 };
         assert_eq!(dctcp.ssthresh(Subflows::ALONE, &w, 100.0, Congestion::Ecn, 0), 75.0);
     }

@@ -1,0 +1,188 @@
+"""TCP settings: the profile, the congestion-control algorithm and every field a profile sets."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
+
+from wattnet.scenario.base import _Model
+from wattnet.scenario.limits import U32_MAX, U64_MAX, NonNegativeSeconds, PositiveSeconds, on_the_clock
+
+
+class Tahoe(_Model):
+    """Reno's window with Tahoe recovery: slow start from one segment after a loss."""
+
+    type: Literal["tahoe"] = "tahoe"
+
+
+class Reno(_Model):
+    """RFC 5681 fast retransmit and fast recovery."""
+
+    type: Literal["reno"] = "reno"
+
+
+class NewReno(_Model):
+    """RFC 6582: recovery continues through partial ACKs."""
+
+    type: Literal["newreno"] = "newreno"
+
+
+class Bic(_Model):
+    """BIC (Linux tcp_bic.c constants)."""
+
+    type: Literal["bic"] = "bic"
+    beta: int = Field(819, ge=1, le=1023)
+    """Multiplicative decrease in 1/1024 (819: cwnd × 0.8 on loss)."""
+    b: int = Field(4, ge=2, le=U32_MAX)
+    """Binary-search divisor (BICTCP_B)."""
+    max_increment: int = Field(16, ge=1, le=U32_MAX)
+    """Largest increase per RTT, in segments."""
+    low_window: int = Field(14, ge=0, le=U32_MAX)
+    """At or below this cwnd BIC behaves like Reno."""
+    smooth_part: int = Field(20, ge=1, le=U32_MAX)
+    fast_convergence: bool = True
+    pre_loss_max_cnt: int = Field(20, ge=1, le=U32_MAX)
+    """Before the first loss, at most this many ACKs per segment of growth."""
+    initial_ssthresh: int = Field(0, ge=0, le=U32_MAX)
+    """Segments; 0 keeps the sender's (100 in kernels up to about 2.6.18)."""
+
+
+class Cubic(_Model):
+    """CUBIC (RFC 9438)."""
+
+    type: Literal["cubic"] = "cubic"
+    c: float = Field(0.4, gt=0)
+    """C in segments/s³."""
+    beta: float = Field(0.7, gt=0, lt=1)
+    """β_cubic (0.8 in kernels 2.6.19–2.6.25 and the ns-2 TCP-Linux copy)."""
+    fast_convergence: bool = True
+    tcp_friendliness: bool = True
+    """The Reno-friendly region."""
+    initial_ssthresh: int = Field(0, ge=0, le=U32_MAX)
+    """Segments; 0 keeps the sender's."""
+
+
+class Vegas(_Model):
+    """Vegas; thresholds in segments queued in the network (ns-2 values 1/3/1; Linux 2/4/1)."""
+
+    type: Literal["vegas"] = "vegas"
+    alpha: float = Field(1.0, ge=0)
+    beta: float = Field(3.0, ge=0)
+    gamma: float = Field(1.0, ge=0)
+    classic_diff: bool = False
+    """diff = cwnd·(rtt − baseRTT)/rtt (Brakmo & Peterson) instead of Linux's /baseRTT."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Vegas:
+        if self.alpha > self.beta:
+            raise ValueError(f"alpha ({self.alpha}) must not exceed beta ({self.beta})")
+        return self
+
+
+class Dctcp(_Model):
+    """DCTCP (RFC 8257); always negotiates ECN."""
+
+    type: Literal["dctcp"] = "dctcp"
+    g: float = Field(1 / 16, gt=0, le=1)
+    """Weight of the newest window in α."""
+    alpha_init: float = Field(1.0, ge=0, le=1)
+
+
+class ExternalCongestionControl(_Model):
+    """An algorithm written in Python (``wattnet.cc``): one object per connection, made as
+    ``Class(connection, **params)``, whose hooks the engine calls as it calls its own algorithms'.
+    Loss recovery is NewReno's (SACK's with ``sack``)."""
+
+    type: Literal["external"] = "external"
+    algorithm: str = Field(min_length=1)
+    """The class, as "module:Class" (importable where the run happens), or a name given to
+    ``wattnet.run(..., algorithms={name: Class})``."""
+    params: dict[str, Any] = {}
+    """Keyword arguments of the class."""
+
+
+CongestionControl = Annotated[
+    Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp | ExternalCongestionControl, Field(discriminator="type")
+]
+
+
+class Tcp(_Model):
+    """TCP settings; every field left out takes the value of ``profile``.
+
+    ``rfc`` (the default): the plain RFCs (RFC 6298 timers, RFC 5681 initial window by MSS,
+    200 ms delayed ACKs, no SACK, timestamps or later refinements). ``ns2``: ns-2.35's one-way
+    agents (MSS 1000, no SACK, no delayed ACKs, initial window 2, initial RTO 3 s, minimum 0.2 s, 10 ms
+    tick, one timed segment per RTT). ``ns3``: ns-3.44's defaults (MSS 536,
+    initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 1 s). ``linux``: a current
+    kernel (MSS 1448, initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 0.2 s, 40 ms
+    delayed ACKs). ``docs/tcp-profiles.md`` lists every field per profile with its source.
+    """
+
+    profile: Literal["rfc", "ns2", "ns3", "linux"] = "rfc"
+    congestion_control: CongestionControl | None = None
+    """Default NewReno."""
+    mss_bytes: int | None = Field(None, ge=1, le=U32_MAX)
+    """Payload bytes per full segment; default 1460 (``ns2``: 1000, ``ns3``: 536, ``linux``: 1448)."""
+    header_bytes: int | None = Field(None, ge=0, le=U32_MAX)
+    """IP + TCP header bytes per packet; default 40."""
+    initial_window_segments: float | None = Field(None, ge=1)
+    initial_ssthresh_segments: float | None = Field(None, ge=1)
+    """Default 2^31 segments ("arbitrarily high")."""
+    abc_limit_segments: float | None = Field(None, ge=1)
+    """RFC 3465 L: window growth credited per ACK at most; default 1 (ns2), 2 (linux)."""
+    initial_rto_s: PositiveSeconds | None = None
+    min_rto_s: NonNegativeSeconds | None = None
+    max_rto_s: PositiveSeconds | None = None
+    clock_granularity_s: NonNegativeSeconds | None = None
+    delayed_ack_s: Annotated[float, Field(ge=0, lt=0.5), AfterValidator(on_the_clock)] | None = None
+    """Delayed-ACK timeout (below 0.5 s, RFC 5681); 0 acknowledges every segment at once."""
+    sack: bool | None = None
+    ecn: bool | None = None
+    """RFC 3168 ECN; DCTCP always negotiates ECN."""
+    receive_window_bytes: int | None = Field(None, ge=1, le=U64_MAX)
+    """Receive buffer advertised as the window; default 1 GiB, never the limit (``ns3``: 131072)."""
+    syn_retries: int | None = Field(None, ge=0, le=U32_MAX)
+    """Default 6 (Linux tcp_syn_retries)."""
+    dupthresh: int | None = Field(None, ge=1, le=U32_MAX)
+    """Duplicate ACKs that trigger fast retransmit; default 3."""
+    rtt_sampling: Literal["every_ack", "once_per_rtt"] | None = None
+    opener: Literal["sender", "receiver"] | None = None
+    """Which end sends the SYN; default the data sender."""
+    timestamps: bool | None = None
+    """RFC 7323 timestamps: an RTT sample from every ACK's echo, PAWS; 12 option bytes per segment."""
+    limited_transmit: bool | None = None
+    """RFC 3042: one new segment on each of the first two duplicate ACKs."""
+    sack_limited_transmit: bool | None = None
+    """RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows."""
+    sack_across_rto: bool | None = None
+    """RFC 6675 §5.1: keep the SACK scoreboard across a retransmission timeout (reneging clears it)."""
+    prr: Literal["off", "ssrb", "crb"] | None = None
+    """RFC 6937 proportional rate reduction in SACK recovery."""
+    hystart: bool | None = None
+    """CUBIC's HyStart delay-increase exit from slow start (Linux tcp_cubic.c)."""
+    ssthresh_rule: Literal["flight_size", "cwnd"] | None = None
+    """What a loss or ECN reduction halves into ssthresh: the FlightSize (RFC 5681 §3.1 eq. 4) or
+    cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size."""
+    ssthresh_on_every_timeout: bool | None = None
+    """Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35 slowdown()),
+    instead of once per window (Linux tcp_enter_loss); default false."""
+    reno_bug_fix: bool | None = None
+    """Reno: no new fast retransmit until the data outstanding at the last one is acknowledged (ns-2.35 bugFix_,
+    the test of RFC 6582 §3.2 step 2); default false."""
+
+    @field_validator("max_rto_s")
+    @classmethod
+    def _max_not_below_min(cls, max_rto_s: float | None, info: ValidationInfo) -> float | None:
+        min_rto_s = info.data.get("min_rto_s")
+        if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
+            raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
+        return max_rto_s
+
+    @field_validator("ecn")
+    @classmethod
+    def _dctcp_needs_ecn(cls, ecn: bool | None, info: ValidationInfo) -> bool | None:
+        cc = info.data.get("congestion_control")
+        if ecn is False and cc is not None and cc.type == "dctcp":
+            raise ValueError("cannot be false with DCTCP, which needs ECN")
+        return ecn

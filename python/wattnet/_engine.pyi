@@ -72,17 +72,25 @@ class Ack:
         """snd_nxt when the ACK arrived, in segments."""
 
 class Signal:
-    """A congestion signal (``on_loss``, ``on_ecn``) or the end of a recovery (``on_recovery_end``)."""
+    """A congestion signal, as a Python congestion control's ``on_loss`` and ``on_ecn`` see it."""
 
     @property
-    def kind(self) -> Literal["fast_retransmit", "timeout", "ecn", "recovery_end"]: ...
+    def kind(self) -> Literal["fast_retransmit", "timeout", "ecn"]: ...
     @property
     def now_s(self) -> float: ...
     @property
     def now_ps(self) -> int: ...
     @property
-    def flight(self) -> float | None:
-        """FlightSize in segments when the signal arrived (None at a recovery's end)."""
+    def flight(self) -> float:
+        """FlightSize in segments when the signal arrived."""
+
+class RecoveryEnd:
+    """The end of a loss recovery, or the restart after a timeout (``on_recovery_end``)."""
+
+    @property
+    def now_s(self) -> float: ...
+    @property
+    def now_ps(self) -> int: ...
 
 class SubflowView:
     """What a congestion control may read of one subflow."""

@@ -361,7 +361,7 @@ def python_cc(flows: int = 100, duration_s: float = 10.0) -> Measurement:
     with its Python re-implementation (``wattnet.cc.Reno``; the results are identical), and with
     that Python Reno plus an ``on_ack`` that does nothing (the cost of one crossing). A fourth run,
     not timed, counts the hook calls. Costs are CPU time per call, in µs."""
-    variants = {
+    variants: dict[str, str | dict[str, Any]] = {
         "builtin": "newreno",
         "python": {"type": "external", "algorithm": "reno"},
         "noop_on_ack": {"type": "external", "algorithm": "noop_on_ack"},

@@ -12,8 +12,8 @@ hooks of the engine's own algorithms (windows in segments):
   which also becomes cwnd. Without it, ``on_loss`` answers marks too;
 - ``on_ack(ack, subflows)`` (optional): every ACK that advances snd_una, in recovery too
   (bookkeeping: RTT samples, marks);
-- ``on_recovery_end(signal, subflows)`` (optional): the subflow left loss recovery or restarts
-  after a timeout;
+- ``on_recovery_end(end, subflows)`` (optional): the subflow left loss recovery or restarts
+  after a timeout (``end`` has ``now_s`` and ``now_ps``);
 - ``initial_ssthresh`` (optional attribute): replaces the sender's initial ssthresh.
 
 ``ack`` has ``now_s``, ``now_ps``, ``acked`` (segments), ``rtt_s``/``rtt_ps`` (a Karn-safe

@@ -49,18 +49,32 @@ impl PyAck {
     }
 }
 
-/// A congestion signal (`on_loss`, `on_ecn`) or the end of a recovery (`on_recovery_end`).
+/// A congestion signal, as `on_loss` and `on_ecn` see it.
 #[pyclass(module = "wattnet._engine", name = "Signal", frozen, get_all)]
 pub struct PySignal {
-    /// "fast_retransmit", "timeout", "ecn" or "recovery_end".
+    /// "fast_retransmit", "timeout" or "ecn".
     kind: &'static str,
     now_ps: u64,
-    /// FlightSize in segments when the signal arrived (None at a recovery's end).
-    flight: Option<f64>,
+    /// FlightSize in segments when the signal arrived.
+    flight: f64,
 }
 
 #[pymethods]
 impl PySignal {
+    #[getter]
+    fn now_s(&self) -> f64 {
+        to_secs(self.now_ps)
+    }
+}
+
+/// The end of a loss recovery, or the restart after a timeout, as `on_recovery_end` sees it.
+#[pyclass(module = "wattnet._engine", name = "RecoveryEnd", frozen, get_all)]
+pub struct PyRecoveryEnd {
+    now_ps: u64,
+}
+
+#[pymethods]
+impl PyRecoveryEnd {
     #[getter]
     fn now_s(&self) -> f64 {
         to_secs(self.now_ps)
@@ -320,7 +334,7 @@ impl CongestionControl for PyCongestionControl {
         let hook = if on_ecn { "on_ecn" } else { "on_loss" };
         let answer = self.call(hook, now, |py, hooks| {
             let method = if on_ecn { hooks.on_ecn.as_ref().expect("checked") } else { &hooks.on_loss };
-            let signal = PySignal { kind, now_ps: now, flight: Some(flight) };
+            let signal = PySignal { kind, now_ps: now, flight };
             let answer = method.call1(py, (signal, subflows(g, w)))?;
             reduced(answer.bind(py), hook).map(Some)
         });
@@ -332,8 +346,7 @@ impl CongestionControl for PyCongestionControl {
         if self.hooks.as_ref().is_some_and(|h| h.on_recovery_end.is_some()) {
             self.call("on_recovery_end", now, |py, hooks| {
                 let method = hooks.on_recovery_end.as_ref().expect("checked");
-                let signal = PySignal { kind: "recovery_end", now_ps: now, flight: None };
-                method.call1(py, (signal, subflows(g, w)))?;
+                method.call1(py, (PyRecoveryEnd { now_ps: now }, subflows(g, w)))?;
                 Ok(Some(()))
             });
         }

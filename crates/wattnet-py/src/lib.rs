@@ -231,6 +231,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policy::PyPortView>()?;
     m.add_class::<cc::PyAck>()?;
     m.add_class::<cc::PySignal>()?;
+    m.add_class::<cc::PyRecoveryEnd>()?;
     m.add_class::<cc::PySubflows>()?;
     m.add_class::<cc::PySubflowView>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;

@@ -169,3 +169,19 @@ def test_unknown_classes_and_bad_parameters_are_scenario_errors():
         run_with(object)
     with pytest.raises(ScenarioError, match="congestion_control.algorithm"):
         dumbbell_run({"type": "external", "algorithm": ""})
+
+
+class SmallStart(Reno):
+    """Python Reno whose connections start with ssthresh = 4 segments."""
+
+    initial_ssthresh = 4
+
+
+def test_an_initial_ssthresh_attribute_replaces_the_senders():
+    results = run_with(SmallStart)
+    trace = results.cwnd_trace[results.cwnd_trace["flow"] == "bulk0"]
+    # The rfc profile's initial window (RFC 5681: 3 segments of 1460 B) with ssthresh 4 from the
+    # start (the trace records the change from the sender's 2^31 at once); slow start stops at
+    # 4, then cwnd grows by 1/cwnd per ACK.
+    assert trace["ssthresh_segments"].iloc[:4].tolist() == [4] * 4
+    assert trace["cwnd_segments"].iloc[:4].tolist() == [3, 4, 4 + 1 / 4, 4.25 + 1 / 4.25]

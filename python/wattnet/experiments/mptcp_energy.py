@@ -276,7 +276,8 @@ def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
             "run": list(range(c["dc_runs"])),
             "small": [c["dc_small"]],
         }
-        rows += [dc_measure(point, run) for point, run in runner.sweep(f"dc_{topology}", data_centre, grid)]
+        rows += [{**dc_measure(point, run), "steady_state_check": False}
+                 for point, run in runner.sweep(f"dc_{topology}", data_centre, grid)]  # fmt: skip
     steady: dict[str, list[Any]] = {
         "topology": ["fattree"],
         "algorithm": ["lia"],
@@ -287,9 +288,7 @@ def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
     }
     rows += [{**dc_measure(point, run), "steady_state_check": True}
              for point, run in runner.sweep("dc_steady_state", data_centre, steady)]  # fmt: skip
-    table = pd.DataFrame(rows)
-    table["steady_state_check"] = table.get("steady_state_check", pd.Series(False, index=table.index)).fillna(False)
-    return table
+    return pd.DataFrame(rows)
 
 
 def dc_measure(point: dict[str, Any], run: Path) -> dict[str, Any]:

@@ -88,7 +88,7 @@ QUICK: Config = {
     "host_megabytes": 20, "ethernet_rates_bps": [200e6, 600e6, 1000e6], "ethernet_megabytes": 100,
     "wifi_rates_bps": [10e6, 30e6, 50e6], "wifi_megabytes": 10, "users": [10, 20], "user_bytes": 4_000_000,
     "burst_seeds": 2, "burst_megabytes": 300, "burst_duration_s": 60, "cloud_megabytes": 50, "dc_small": True,
-    "dc_algorithms": ["lia", "dts", "dts_phi"], "dc_subflows": [1, 2, 4], "dc_runs": 1, "dc_duration_s": 1.0,
+    "dc_algorithms": ["lia", "dts", "dts_phi"], "dc_subflows": [1, 2, 4], "dc_runs": 1, "dc_duration_s": 5.0,
     "dc_steady_factor": 4, "wireless_runs": 2, "wireless_duration_s": 60,
 }  # fmt: skip
 FULL: Config = {

@@ -30,16 +30,20 @@ COLUMNS = {
         "flow", "connection", "sender", "receiver", "transfer_bytes", "opened_s", "completed_s", "transfer_time_s",
         "delivered_bytes", "goodput_bps", "data_packets_sent", "retransmissions", "timeouts", "fast_retransmits",
         "ecn_reductions", "syn_retries", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
-        "final_cwnd_segments", "srtt_s", "host_energy_j", "state",
+        "final_cwnd_segments", "srtt_s", "host_energy_j", "subflows", "reinjected_bytes", "state",
     ],
-    "cwnd_trace": ["time_s", "flow", "connection", "cwnd_segments", "ssthresh_segments"],
+    "subflows": [
+        "conn", "flow", "subflow", "path", "bytes_sent", "bytes_acked", "retransmissions", "fast_retransmits",
+        "timeouts", "mean_srtt_s", "min_rtt_s", "final_cwnd", "goodput_bps", "host_energy_j",
+    ],
+    "cwnd_trace": ["time_s", "flow", "connection", "subflow", "cwnd_segments", "ssthresh_segments"],
     "routing_events": ["time_s", "node", "changed_destinations"],
     "rate_time": ["port", "rate_bps", "time_s"],
     "nodes": ["node", "packets_sent", "packets_received", "ports_energy_j", "host_energy_j"],
 }  # fmt: skip
 # The chain example has no TCP flow, no link change and no power model: these tables have
 # columns and no rows.
-EMPTY_TABLES = ("connections", "cwnd_trace", "routing_events", "rate_time")
+EMPTY_TABLES = ("connections", "subflows", "cwnd_trace", "routing_events", "rate_time")
 
 
 def wattnet(*args: str) -> subprocess.CompletedProcess:

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from wattnet import _engine
+from wattnet.cc import Reno
 from wattnet.results import column_values
 from wattnet.runner import advance, build_simulation
 from wattnet.scenario import Scenario
@@ -88,15 +89,20 @@ PRACTRA_BOTTLENECK: dict[str, Any] = {
 
 
 def dumbbell_scenario(
-    congestion_control: str, flows: int = 100, duration_s: float = 60.0, bottleneck: dict[str, Any] | None = None
+    congestion_control: str | dict[str, Any],
+    flows: int = 100,
+    duration_s: float = 60.0,
+    bottleneck: dict[str, Any] | None = None,
 ) -> Scenario:
     """``flows`` bulk TCP flows s_i → r1 → r2 → d_i: access links 1 Gb/s with 1 ms each way, the
     bottleneck r1→r2 100 Mb/s with 8 ms, so the two-way propagation delay is 20 ms; its DropTail
     buffer holds one BDP, 100 Mb/s · 20 ms / 1500 B = 167 packets. MSS 1448 B; flow i starts
-    at 10·i ms (ns2 profile otherwise). ``bottleneck`` overrides the port r1→r2 (``a_to_b``)."""
-    tcp = {"profile": "ns2", "congestion_control": {"type": congestion_control}, "mss_bytes": 1448}
+    at 10·i ms (ns2 profile otherwise). ``bottleneck`` overrides the port r1→r2 (``a_to_b``).
+    ``congestion_control`` is an algorithm's name or its whole setting."""
+    cc = {"type": congestion_control} if isinstance(congestion_control, str) else congestion_control
+    tcp = {"profile": "ns2", "congestion_control": cc, "mss_bytes": 1448}
     return _dumbbell(
-        f"bench-dumbbell-{congestion_control}",
+        f"bench-dumbbell-{cc['type']}",
         duration_s,
         1e9,
         100e6,
@@ -399,6 +405,68 @@ def run_overhead(runs: int = 11) -> Measurement:
     }
 
 
+def python_cc(flows: int = 100, duration_s: float = 10.0) -> Measurement:
+    """What a congestion control written in Python costs per call (docs/python-congestion-control.md):
+    the ``dumbbell_newreno`` benchmark for ``duration_s``, run with NewReno's window built in and
+    with its Python re-implementation (``wattnet.cc.Reno``; the results are identical), and with
+    that Python Reno plus an ``on_ack`` that does nothing (the cost of one crossing). A fourth run,
+    not timed, counts the hook calls. Costs are CPU time per call, in µs."""
+    variants: dict[str, str | dict[str, Any]] = {
+        "builtin": "newreno",
+        "python": {"type": "external", "algorithm": "reno"},
+        "noop_on_ack": {"type": "external", "algorithm": "noop_on_ack"},
+        "counting": {"type": "external", "algorithm": "counting"},
+    }
+    algorithms = {"reno": Reno, "noop_on_ack": _RenoWithIdleOnAck, "counting": _CountingReno}
+    cpu_s, summaries = {}, {}
+    for name, cc in variants.items():
+        scenario = dumbbell_scenario(cc, flows=flows, duration_s=duration_s)
+        clock = _Clock()
+        simulation = build_simulation(scenario, algorithms=algorithms)
+        advance(simulation)
+        summaries[name] = simulation.results()["summary"]
+        cpu_s[name] = clock.elapsed()[1]
+    if any(summary != summaries["builtin"] for summary in summaries.values()):
+        raise RuntimeError("the Python Reno did not reproduce the built-in one")
+    calls = _CountingReno.calls
+    reno_calls = calls["grow"] + calls["on_loss"]
+    return {
+        "name": "python_cc",
+        "calls": reno_calls,
+        "builtin_cpu_s": cpu_s["builtin"],
+        "python_cpu_s": cpu_s["python"],
+        "reno_us_per_call": (cpu_s["python"] - cpu_s["builtin"]) / reno_calls * 1e6,
+        "on_ack_calls": calls["on_ack"],
+        "crossing_us_per_call": (cpu_s["noop_on_ack"] - cpu_s["python"]) / calls["on_ack"] * 1e6,
+        "events": summaries["python"]["events"],
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+class _RenoWithIdleOnAck(Reno):
+    """The Python Reno with an ``on_ack`` hook that does nothing: one more crossing per ACK."""
+
+    def on_ack(self, ack: Any, subflows: Any) -> None:
+        pass
+
+
+class _CountingReno(Reno):
+    """The Python Reno counting its hook calls (in a run of its own: counting costs time)."""
+
+    calls: ClassVar[dict[str, int]] = {"grow": 0, "on_loss": 0, "on_ack": 0}
+
+    def on_ack(self, ack: Any, subflows: Any) -> None:
+        _CountingReno.calls["on_ack"] += 1
+
+    def grow(self, ack: Any, subflows: Any) -> float:
+        _CountingReno.calls["grow"] += 1
+        return super().grow(ack, subflows)
+
+    def on_loss(self, signal: Any, subflows: Any) -> float:
+        _CountingReno.calls["on_loss"] += 1
+        return super().on_loss(signal, subflows)
+
+
 _MEASURES: dict[str, Callable[[], Measurement]] = {
     "event_queue": event_queue,
     "cbr_chain": cbr_chain,
@@ -407,6 +475,7 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "dumbbell_cubic": partial(dumbbell, "cubic"),
     "routing_fattree16": partial(routing_fattree, 16),
     "python_policy": python_policy,
+    "python_cc": python_cc,
     "permutation_fattree8": partial(permutation_fattree, 8, 0.2),
     "permutation_fattree16": partial(permutation_fattree, 16, 0.02),
     "mptcp8_permutation_fattree8": partial(mptcp_permutation_fattree, 8, 0.2, 8),

@@ -157,8 +157,12 @@ TABLES: dict[str, dict[str, Column]] = {
         ),
         "host_energy_j": Column("J", "Energy charged to it by its sender's host model; NaN without one."),
         "subflows": Column("subflows", "Its subflows: 1 for TCP, the path manager's count for MPTCP."),
-        "reinjected_bytes": Column("B", "MPTCP: bytes resent on another subflow (opportunistic retransmission, after a timeout)."),
-        "state": Column("", "The sender's state at the end (e.g. `established`, `closed`; MPTCP: the first subflow not closed)."),
+        "reinjected_bytes": Column(
+            "B", "MPTCP: bytes resent on another subflow (opportunistic retransmission, after a timeout)."
+        ),
+        "state": Column(
+            "", "The sender's state at the end (e.g. `established`, `closed`; MPTCP: the first subflow not closed)."
+        ),
     },
     "cwnd_trace": {
         "time_s": Column("s", "When the window changed."),
@@ -172,7 +176,9 @@ TABLES: dict[str, dict[str, Column]] = {
         "conn": Column("", "The connection's number in the run."),
         "flow": Column("", "The flow."),
         "subflow": Column("", "The subflow's index in its connection."),
-        "path": Column("", 'The ports it takes from the sender, e.g. `"a->b b->c"` (its ECMP path at the end if not pinned).'),
+        "path": Column(
+            "", 'The ports it takes from the sender, e.g. `"a->b b->c"` (its ECMP path at the end if not pinned).'
+        ),
         "bytes_sent": Column("B", "Data bytes it sent (first transmissions)."),
         "bytes_acked": Column("B", "Data bytes its receiver acknowledged."),
         "retransmissions": Column("packets", "Data segments it sent again."),
@@ -181,7 +187,9 @@ TABLES: dict[str, dict[str, Column]] = {
         "mean_srtt_s": Column("s", "Mean of its smoothed RTT over its RTT samples; NaN without one."),
         "min_rtt_s": Column("s", "Its lowest RTT sample; NaN without one."),
         "final_cwnd": Column("segments", "Its congestion window at the end."),
-        "goodput_bps": Column("b/s", "Bytes acknowledged × 8 over the connection's life (opening to completion or the end)."),
+        "goodput_bps": Column(
+            "b/s", "Bytes acknowledged × 8 over the connection's life (opening to completion or the end)."
+        ),
         "host_energy_j": Column("J", "Energy charged to it by its sender's host model; NaN without one."),
     },
     "routing_events": {

@@ -62,16 +62,17 @@ class PolicyPort:
     """The control interval as the engine keeps it (whole picoseconds)."""
 
 
-def import_policy(name: str) -> Callable[..., Any]:
-    """The class a "module:Class" name points to."""
+def import_class(name: str, kind: str = "policy", argument: str = "policies") -> Callable[..., Any]:
+    """The class a "module:Class" name points to; ``kind`` and ``argument`` (of ``wattnet.run``)
+    name what it is in errors."""
     module_name, _, attribute = name.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"a policy is named 'module:Class' or given to wattnet.run(policies=...), not {name!r}")
+        raise ValueError(f"a {kind} is named 'module:Class' or given to wattnet.run({argument}=...), not {name!r}")
     target: object = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
     if not callable(target):
-        raise TypeError(f"the policy {name!r} names {target!r}, which is not a class")
+        raise TypeError(f"the {kind} {name!r} names {target!r}, which is not a class")
     return target
 
 
@@ -82,7 +83,7 @@ def policy_factory(policies: dict[str, Callable[..., Any]] | None) -> Callable[.
     def make(
         port: str, policy: str, params_json: str, rate_bps: int, transition_s: float, interval_s: float | None
     ) -> object:
-        cls = classes[policy] if policy in classes else import_policy(policy)
+        cls = classes[policy] if policy in classes else import_class(policy)
         params = json.loads(params_json) or {}
         return cls(PolicyPort(port, rate_bps, transition_s, interval_s), **params)
 

@@ -32,18 +32,26 @@ def as_scenario(scenario: Scenario | dict[str, Any] | str | Path) -> Scenario:
 
 
 def build_simulation(
-    scenario: Scenario, pcap_dir: str | Path | None = None, policies: dict[str, Any] | None = None
+    scenario: Scenario,
+    pcap_dir: str | Path | None = None,
+    policies: dict[str, Any] | None = None,
+    algorithms: dict[str, Any] | None = None,
 ) -> _engine.Simulation:
     """The engine's simulation of a validated scenario; the engine's own check raises ScenarioError
     (with the field path and the message).
 
     With ``pcap_dir``, the engine opens the scenario's capture files there (OSError naming the
-    file if it cannot). ``policies`` names Python policy classes (``wattnet.policy``).
+    file if it cannot). ``policies`` names Python policy classes (``wattnet.policy``),
+    ``algorithms`` Python congestion-control classes (``wattnet.cc``).
     """
+    from wattnet.cc import algorithm_factory
     from wattnet.policy import policy_factory
 
     return _engine.Simulation(
-        scenario.to_engine_json(), None if pcap_dir is None else str(pcap_dir), policy_factory(policies)
+        scenario.to_engine_json(),
+        None if pcap_dir is None else str(pcap_dir),
+        policy_factory(policies),
+        algorithm_factory(algorithms),
     )
 
 
@@ -69,6 +77,7 @@ def run(
     pcap_dir: str | Path | None = None,
     force: bool = False,
     policies: dict[str, Any] | None = None,
+    algorithms: dict[str, Any] | None = None,
 ) -> Results:
     """Runs one scenario and returns its results.
 
@@ -77,7 +86,8 @@ def run(
     ``pcap_dir``, the ports the scenario's ``pcap`` list names are captured into
     ``pcap_dir/<from>-<to>.pcap``, with ``pcap_dir/hosts`` naming the nodes' addresses (the
     directory is created); without it, nothing is captured. ``policies`` maps the names of
-    external controllers to Python policy classes (``wattnet.policy``); a name not in it is
+    external controllers to Python policy classes (``wattnet.policy``), ``algorithms`` the names
+    of external congestion controls to Python classes (``wattnet.cc``); a name in neither is
     imported as "module:Class".
 
     Before it starts, the run's events and memory are estimated (``wattnet.cost``): a long run
@@ -102,7 +112,7 @@ def run(
     check_cost(scenario, force=force)
     scenario_json = scenario.to_engine_json()
     started = time.perf_counter()
-    simulation = build_simulation(scenario, pcap_dir, policies)
+    simulation = build_simulation(scenario, pcap_dir, policies, algorithms)
     if progress and sys.stderr.isatty():
         with _progress_bar() as bar:
             task = bar.add_task(printable(scenario.name) or "run", total=simulation.end_s)

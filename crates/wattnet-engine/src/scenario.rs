@@ -318,29 +318,46 @@ pub struct FlowSpec {
 }
 
 /// A Multipath TCP flow's settings (`flows[].mptcp`); every field may be left out.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MptcpSpec {
     /// Subflows per (local port, remote port) pair, or per explicit path (Linux fullmesh
-    /// `num_subflows`); default 1.
-    #[serde(default)]
-    pub subflows_per_path: Option<u32>,
+    /// `num_subflows`).
+    #[serde(default = "one")]
+    pub subflows_per_path: u32,
     /// Explicit paths, each a list of ports ("from->to") from src to dst; absent: the full
     /// mesh of the two hosts' ports.
     #[serde(default)]
     pub paths: Option<Vec<Vec<String>>>,
     #[serde(default)]
-    pub scheduler: Option<SchedulerSpec>,
-    /// Raiciu et al. (NSDI 2012): resend the segment blocking the receive window; default true.
-    #[serde(default)]
-    pub opportunistic_retransmission: Option<bool>,
-    /// Raiciu et al. (NSDI 2012): halve the window of the subflow blocking it; default true.
-    #[serde(default)]
-    pub penalisation: Option<bool>,
+    pub scheduler: SchedulerSpec,
+    /// Raiciu et al. (NSDI 2012): resend the segment blocking the receive window.
+    #[serde(default = "yes")]
+    pub opportunistic_retransmission: bool,
+    /// Raiciu et al. (NSDI 2012): halve the window of the subflow blocking it.
+    #[serde(default = "yes")]
+    pub penalisation: bool,
     /// The connection-level receive buffer; default the TCP `receive_window_bytes`.
     #[serde(default)]
     pub receive_buffer_bytes: Option<u64>,
+}
+
+impl Default for MptcpSpec {
+    fn default() -> MptcpSpec {
+        MptcpSpec {
+            subflows_per_path: 1,
+            paths: None,
+            scheduler: SchedulerSpec::default(),
+            opportunistic_retransmission: true,
+            penalisation: true,
+            receive_buffer_bytes: None,
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]

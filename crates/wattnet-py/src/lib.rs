@@ -62,14 +62,16 @@ fn pcap_error(e: wattnet_engine::pcap::PcapError) -> PyErr {
     }
 }
 
+mod cc;
 mod policy;
 
 #[pyclass(module = "wattnet._engine")]
 struct Simulation {
     inner: wattnet_engine::Simulation,
-    /// The first exception of a Python policy (`policy`), raised when the engine returns.
+    /// The first exception of a Python policy or congestion control (`policy`, `cc`), raised
+    /// when the engine returns.
     policy_failure: Option<policy::Failure>,
-    /// A policy raised: the run cannot go on, and it has no results.
+    /// A policy or congestion control raised: the run cannot go on, and it has no results.
     failed_policy: bool,
 }
 
@@ -78,19 +80,26 @@ impl Simulation {
     /// Builds the simulation of a scenario; with `pcap_dir`, the captures the scenario asks
     /// for are written there (one file per port, and `hosts`). `policies` makes the Python
     /// object of each external controller: `policies(port, policy, params_json, rate_bps,
-    /// transition_s, interval_s)`.
+    /// transition_s, interval_s)`. `algorithms` prepares each flow's external congestion
+    /// control: `algorithms(flow, algorithm, params_json)` returns `maker(connection, subflows)`,
+    /// which makes the object of each of the flow's connections.
     #[new]
-    #[pyo3(signature = (scenario_json, pcap_dir=None, policies=None))]
-    fn new(scenario_json: &str, pcap_dir: Option<PathBuf>, policies: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (scenario_json, pcap_dir=None, policies=None, algorithms=None))]
+    fn new(
+        scenario_json: &str,
+        pcap_dir: Option<PathBuf>,
+        policies: Option<Bound<'_, PyAny>>,
+        algorithms: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         guarded(|| {
             let failure = policy::Failure::default();
-            let mut source = policy::PyPolicySource { factory: policies, failure: failure.clone() };
+            let mut source = policy::PyPolicySource { factory: policies, algorithms, failure: failure.clone() };
             let mut inner = wattnet_engine::Simulation::from_json_with_policies(scenario_json, &mut source)
                 .map_err(scenario_error)?;
             if let Some(dir) = pcap_dir {
                 inner.capture_to(&dir).map_err(pcap_error)?;
             }
-            // Only a simulation whose policies took a reference to the failure slot runs Python.
+            // Only a simulation whose policies or algorithms took a reference to the failure slot runs Python.
             let policy_failure = (std::sync::Arc::strong_count(&failure) > 2).then_some(failure);
             Ok(Simulation { inner, policy_failure, failed_policy: false })
         })
@@ -163,7 +172,8 @@ impl Simulation {
     fn refuse_after_policy_failure(&self) -> PyResult<()> {
         if self.failed_policy {
             return Err(simulation_error(
-                "a policy raised an exception earlier in this run, so it has no results".to_string(),
+                "a Python policy or congestion control raised an exception earlier in this run, so it has no results"
+                    .to_string(),
             ));
         }
         Ok(())
@@ -225,6 +235,11 @@ fn bench_event_queue(py: Python<'_>, events: u64, pending: u32, seed: u64) -> Py
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     m.add_class::<policy::PyPortView>()?;
+    m.add_class::<cc::PyAck>()?;
+    m.add_class::<cc::PySignal>()?;
+    m.add_class::<cc::PyRecoveryEnd>()?;
+    m.add_class::<cc::PySubflows>()?;
+    m.add_class::<cc::PySubflowView>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(bench_event_queue, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_tcp, m)?)?;

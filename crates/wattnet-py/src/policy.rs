@@ -1,18 +1,23 @@
 //! Power/rate policies written in Python: the engine's external-policy seam, implemented by
-//! calling a Python object's `observe(view)` and reading back the command it returns.
+//! calling a Python object's `observe(view)` and reading back the command it returns. The same
+//! source supplies the Python congestion controls (`cc.rs`).
 //!
 //! A Python exception cannot cross the engine: the first one is kept (with the port and time
 //! noted on it), the failed policy stops acting, and the binding raises it once the engine
 //! returns control.
 
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use wattnet_engine::control::{Command, ExternalPolicy, PolicyPort, PolicySource, PortView, Trigger};
+use wattnet_engine::tcp::cc::{CcFactory, CcFlow};
 use wattnet_engine::time::to_secs;
 use wattnet_engine::ScenarioError;
+
+use crate::cc::PyCcFactory;
 
 /// The first exception a Python policy raised, shared by a simulation's policies.
 pub type Failure = Arc<Mutex<Option<PyErr>>>;
@@ -118,9 +123,12 @@ impl ExternalPolicy for PyPolicy {
 }
 
 /// Makes each port's policy by calling the Python factory
-/// `factory(port, policy, params_json, rate_bps, transition_s, interval_s)`.
+/// `factory(port, policy, params_json, rate_bps, transition_s, interval_s)`, and each flow's
+/// congestion-control factory by calling `algorithms(flow, algorithm, params_json)`, which
+/// returns the maker of the flow's connections' objects (`cc.rs`).
 pub struct PyPolicySource<'py> {
     pub factory: Option<Bound<'py, PyAny>>,
+    pub algorithms: Option<Bound<'py, PyAny>>,
     pub failure: Failure,
 }
 
@@ -148,6 +156,31 @@ impl PolicySource for PyPolicySource<'_> {
             Err(error) => Err(ScenarioError::new(
                 format!("{}.policy", port.field),
                 format!("cannot make policy '{}' for port {}: {error}", port.spec.policy, port.port),
+            )),
+        }
+    }
+
+    fn congestion_control(&mut self, flow: &CcFlow<'_>) -> Result<Arc<dyn CcFactory>, ScenarioError> {
+        let Some(algorithms) = &self.algorithms else {
+            return Err(ScenarioError::new(
+                flow.field,
+                "an external congestion control needs the algorithms argument of Simulation",
+            ));
+        };
+        match algorithms.call1((
+            flow.flow,
+            flow.spec.algorithm.as_str(),
+            serde_json::Value::Object(flow.spec.params.clone()).to_string(),
+        )) {
+            Ok(maker) => Ok(Arc::new(PyCcFactory {
+                maker: maker.unbind(),
+                flow: flow.flow.into(),
+                made: AtomicU64::new(0),
+                failure: Arc::clone(&self.failure),
+            })),
+            Err(error) => Err(ScenarioError::new(
+                format!("{}.algorithm", flow.field),
+                format!("cannot make algorithm '{}' for flow '{}': {error}", flow.spec.algorithm, flow.flow),
             )),
         }
     }

@@ -109,6 +109,12 @@ STUDIES: dict[str, Study] = {
             ECN_PAPER,
             "TCP with ECN over RED vs DropTail: transfer times, network and receiver overheads, ACK counts",
         ),
+        Study(
+            "mptcp-energy",
+            "wattnet.experiments.mptcp_energy",
+            MPTCP_PAPER,
+            "Host energy of Multipath TCP under coupled congestion controls and DTS, testbeds to data centres",
+        ),
     ]
 }
 

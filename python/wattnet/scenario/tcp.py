@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
@@ -187,9 +187,22 @@ class Dts(_Model):
     """Q, as a fraction of each port's buffer."""
 
 
+class ExternalCongestionControl(_Model):
+    """An algorithm written in Python (``wattnet.cc``): one object per connection, made as
+    ``Class(connection, **params)``, whose hooks the engine calls as it calls its own algorithms'.
+    Loss recovery is NewReno's (SACK's with ``sack``)."""
+
+    type: Literal["external"] = "external"
+    algorithm: str = Field(min_length=1)
+    """The class, as "module:Class" (importable where the run happens), or a name given to
+    ``wattnet.run(..., algorithms={name: Class})``."""
+    params: dict[str, Any] = {}
+    """Keyword arguments of the class."""
+
+
 _SinglePath = Tahoe | Reno | NewReno | Bic | Cubic | Vegas | Dctcp
 _Coupled = Lia | Olia | Balia | Ewtcp | Coupled | EcMtcp | Dwc | WVegas | Dts
-CongestionControl = Annotated[_SinglePath | _Coupled, Field(discriminator="type")]
+CongestionControl = Annotated[_SinglePath | _Coupled | ExternalCongestionControl, Field(discriminator="type")]
 
 
 class Tcp(_Model):

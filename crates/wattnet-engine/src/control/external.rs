@@ -6,8 +6,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use super::{Command, PortController, PortView};
 use crate::error::{positive, ScenarioError};
+use crate::tcp::cc::{CcFactory, CcFlow};
 use crate::time::{from_secs, Time};
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -65,9 +68,18 @@ pub struct PolicyPort<'a> {
     pub interval: Option<Time>,
 }
 
-/// Makes the external policies of a scenario, one per port that names one.
+/// Makes what a scenario leaves to the program that runs it: the external policies, one per
+/// port that names one, and the external congestion controls, one factory per flow that names one.
 pub trait PolicySource {
     fn policy(&mut self, port: &PolicyPort<'_>) -> Result<Box<dyn ExternalPolicy>, ScenarioError>;
+
+    /// The factory of the controllers of a flow's connections.
+    fn congestion_control(&mut self, flow: &CcFlow<'_>) -> Result<Arc<dyn CcFactory>, ScenarioError> {
+        Err(ScenarioError::new(
+            flow.field,
+            "an external congestion control needs a program that supplies it (wattnet.run through the Python binding)",
+        ))
+    }
 }
 
 /// The source of a simulation built from a scenario alone: it has no external policies.

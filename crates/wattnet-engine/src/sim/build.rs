@@ -76,6 +76,13 @@ impl Simulation {
         let routes = ForwardingTable::shortest_paths(s.nodes.len(), &net.ports, s.routing.metric, s.routing.ecmp);
         let reconvergence = Reconvergence::from_spec(s.routing.reconvergence.as_ref())?;
         let (mut transport, pinned) = transport(s, &names, &net, &port_ids, &routes, end)?;
+        // External (Python) congestion controls get their factories once every flow is valid.
+        for (i, flow) in transport.flows.iter_mut().enumerate() {
+            if let Some(tcp) = &mut flow.tcp {
+                let field = format!("flows[{i}].tcp.congestion_control");
+                crate::tcp::cc::supply(&mut tcp.config.cc, &flow.name, &field, policies)?;
+            }
+        }
         net.path_feedback = PathFeedbackRule::build(s.nodes.len(), &net.ports, &transport.flows);
         let actions = actions(s, &names, &net, &port_ids, end)?;
         let logs = logs(s, &net, &port_ids, &mut transport.flows)?;

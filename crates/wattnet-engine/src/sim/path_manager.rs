@@ -30,7 +30,7 @@ pub(super) fn subflow_paths(
     field: &str,
 ) -> Result<Vec<Option<Vec<PortId>>>, ScenarioError> {
     let (src, dst) = ends;
-    let per_path = spec.subflows_per_path.unwrap_or(1) as usize;
+    let per_path = spec.subflows_per_path as usize;
     if per_path == 0 {
         return Err(ScenarioError::new(format!("{field}.subflows_per_path"), "must be at least 1"));
     }

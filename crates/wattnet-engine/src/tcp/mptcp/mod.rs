@@ -71,13 +71,13 @@ impl MptcpConfig {
             ));
         }
         Ok(MptcpConfig {
-            scheduler: match spec.scheduler.unwrap_or_default() {
+            scheduler: match spec.scheduler {
                 SchedulerSpec::MinRtt => Scheduler::MinRtt,
                 SchedulerSpec::RoundRobin => Scheduler::RoundRobin,
                 SchedulerSpec::Redundant => Scheduler::Redundant,
             },
-            opportunistic_retransmission: spec.opportunistic_retransmission.unwrap_or(true),
-            penalisation: spec.penalisation.unwrap_or(true),
+            opportunistic_retransmission: spec.opportunistic_retransmission,
+            penalisation: spec.penalisation,
             receive_buffer,
         })
     }

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::{coupled_growth, Coupling};
 use crate::time::Time;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -57,13 +57,7 @@ pub fn balia_increment(c: &Coupling) -> f64 {
 
 impl CongestionControl for Balia {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => avoid(w, left, balia_increment(&c)),
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, false, |c, _| balia_increment(c));
     }
 
     /// Peng et al. 2016 §VI: ssthresh = w_r − (w_r/2)·min(α_r, 1.5), at least 1 (Linux

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::{coupled_growth, Coupling};
 use crate::time::Time;
 
 /// Which increase rule.
@@ -49,19 +49,10 @@ impl Coupled {
 
 impl CongestionControl for Coupled {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => {
-                    let inc = match self.params.increase {
-                        CoupledIncrease::Psi => c.w / (c.total_window * c.total_window),
-                        CoupledIncrease::Wischik => 1.0 / c.total_window,
-                    };
-                    avoid(w, left, inc);
-                }
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, false, |c, _| match self.params.increase {
+            CoupledIncrease::Psi => c.w / (c.total_window * c.total_window),
+            CoupledIncrease::Wischik => 1.0 / c.total_window,
+        });
     }
 
     /// Wischik et al. 2011 §2: the window loses half the total, at least one segment left;

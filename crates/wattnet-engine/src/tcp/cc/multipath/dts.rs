@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, secs, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::{coupled_growth, secs};
 use crate::time::Time;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -144,20 +144,11 @@ impl CongestionControl for Dts {
     }
 
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => {
-                    let mut inc = self.params.c * self.epsilon(g) * c.kelly_voice_term();
-                    if self.params.cap_1_over_w {
-                        inc = inc.min(1.0 / c.w);
-                    }
-                    inc -= self.price_decrement(g, w);
-                    avoid(w, left, inc);
-                }
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, false, |c, w| {
+            let inc = self.params.c * self.epsilon(g) * c.kelly_voice_term();
+            let inc = if self.params.cap_1_over_w { inc.min(1.0 / c.w) } else { inc };
+            inc - self.price_decrement(g, w)
+        });
     }
 
     /// Algorithm 1: w_r ← w_r/2 on each loss (RFC 5681 eq. 4).

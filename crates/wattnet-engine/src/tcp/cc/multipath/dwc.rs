@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::coupled_growth;
 use crate::time::Time;
 
 /// DWC's increase has no constants of its own.
@@ -34,13 +34,7 @@ impl Dwc {
 
 impl CongestionControl for Dwc {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => avoid(w, left, c.rtt / (c.n as f64 * c.min_rtt * c.total_window)),
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, false, |c, _| c.rtt / (c.n as f64 * c.min_rtt * c.total_window));
     }
 
     fn ssthresh(&mut self, _g: Subflows, _w: &Window, flight: f64, _why: Congestion, _now: Time) -> f64 {

@@ -9,9 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::coupled_growth;
 use super::lia::lia_increment;
-use super::{avoid, Coupling};
 use crate::time::Time;
 
 /// Which way the loss-rate ratio weights the increase of subflow r against the best path h.
@@ -97,17 +97,14 @@ impl EcMtcp {
 
 impl CongestionControl for EcMtcp {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => {
-                    let weighted = lia_increment(&c, false) * self.ratio(g, c.best);
-                    let inc = if self.params.cap_1_over_w { weighted.min(1.0 / c.w) } else { weighted };
-                    avoid(w, left, inc);
-                }
-                None => reno_avoidance(w, left),
+        coupled_growth(g, w, ack, false, |c, _| {
+            let weighted = lia_increment(c, false) * self.ratio(g, c.best);
+            if self.params.cap_1_over_w {
+                weighted.min(1.0 / c.w)
+            } else {
+                weighted
             }
-        }
+        });
     }
 
     /// A loss event closes an interval: its sample 1/(packets sent in it) enters the EWMA.

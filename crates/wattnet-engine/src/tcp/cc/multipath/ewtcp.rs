@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::coupled_growth;
 use crate::time::Time;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -41,16 +41,7 @@ impl Ewtcp {
 
 impl CongestionControl for Ewtcp {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, false) {
-                Some(c) => {
-                    let a = self.params.a.unwrap_or(1.0 / (c.n as f64).sqrt());
-                    avoid(w, left, a / c.w);
-                }
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, false, |c, _| self.params.a.unwrap_or(1.0 / (c.n as f64).sqrt()) / c.w);
     }
 
     fn ssthresh(&mut self, _g: Subflows, _w: &Window, flight: f64, _why: Congestion, _now: Time) -> f64 {

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::{coupled_growth, Coupling};
 use crate::time::Time;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -63,13 +63,7 @@ impl Lia {
 
 impl CongestionControl for Lia {
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, self.params.ssthresh_in_recovery) {
-                Some(c) => avoid(w, left, lia_increment(&c, self.params.cap_1_over_w)),
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, self.params.ssthresh_in_recovery, |c, _| lia_increment(c, self.params.cap_1_over_w));
     }
 
     /// RFC 6356 §3: a loss halves the subflow's window as in Reno (RFC 5681 eq. 4).

@@ -30,7 +30,7 @@ pub use olia::{Olia, OliaParams};
 pub use uncoupled::Uncoupled;
 pub use wvegas::{WVegas, WVegasParams};
 
-use super::{CongState, SubflowView, Subflows, Window};
+use super::{reno_avoidance, slow_start, Ack, CongState, SubflowView, Subflows, Window};
 use crate::time::{to_secs, Time};
 
 /// The sums a coupled increase reads, over the subflows that count: established with an RTT
@@ -125,6 +125,28 @@ impl Coupling {
 /// `acked` segments left after slow start; the window never drops below one segment.
 fn avoid(w: &mut Window, acked: f64, per_segment: f64) {
     w.cwnd = (w.cwnd + per_segment * acked).max(1.0);
+}
+
+/// One coupled ACK: Reno's slow start, then congestion avoidance by the algorithm's per-segment
+/// `increment` of the coupling — or Reno's 1/w while the subflow has no RTT estimate (RFC 6356 §3:
+/// only the congestion-avoidance increase is coupled).
+fn coupled_growth(
+    g: Subflows,
+    w: &mut Window,
+    ack: &Ack,
+    ssthresh_in_recovery: bool,
+    increment: impl FnOnce(&Coupling, &Window) -> f64,
+) {
+    let left = slow_start(w, ack.acked);
+    if left > 0.0 {
+        match Coupling::of(g, w, ssthresh_in_recovery) {
+            Some(c) => {
+                let per_segment = increment(&c, w);
+                avoid(w, left, per_segment);
+            }
+            None => reno_avoidance(w, left),
+        }
+    }
 }
 
 #[cfg(test)]

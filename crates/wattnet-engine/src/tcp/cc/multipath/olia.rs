@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::super::{half_flight, reno_avoidance, slow_start, Ack, Congestion, CongestionControl, Subflows, Window};
-use super::{avoid, counted_window, secs, Coupling};
+use super::super::{half_flight, Ack, Congestion, CongestionControl, Subflows, Window};
+use super::{counted_window, coupled_growth, secs};
 use crate::time::Time;
 
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -106,16 +106,9 @@ impl CongestionControl for Olia {
     }
 
     fn grow(&mut self, g: Subflows, w: &mut Window, ack: &Ack) {
-        let left = slow_start(w, ack.acked);
-        if left > 0.0 {
-            match Coupling::of(g, w, self.params.ssthresh_in_recovery) {
-                Some(c) => {
-                    let alpha = self.alpha(g, w);
-                    avoid(w, left, c.kelly_voice_term() + alpha / c.w);
-                }
-                None => reno_avoidance(w, left),
-            }
-        }
+        coupled_growth(g, w, ack, self.params.ssthresh_in_recovery, |c, w| {
+            c.kelly_voice_term() + self.alpha(g, w) / c.w
+        });
     }
 
     /// Linux `mptcp_olia_set_state`: entering recovery, loss or CWR shifts the marks (unless

@@ -20,16 +20,22 @@ def reproduction(quick_reproduction):
 def test_list_names_each_study_its_paper_and_title():
     done = subprocess.run([WATTNET, "reproduce", "--list"], capture_output=True, text=True, check=True)
     rows = [line.split("\t") for line in done.stdout.splitlines()]
-    assert [name for name, _, _ in rows] == ["capacity-scaling", "greened-network", "g-router", "ecn-efficiency"]
+    assert [name for name, _, _ in rows] == [
+        "capacity-scaling",
+        "greened-network",
+        "g-router",
+        "ecn-efficiency",
+        "mptcp-energy",
+    ]
     # Each study names its paper by authors and title (venue and year where the paper prints them),
     # and its title what the study is about.
     assert [(author in paper, year in paper) for (_, paper, _), author, year in zip(
-        rows, ["Panarello", "Sassu", "Lombardo", "Pentikousis"], ["2016", "2012", "", "2002"], strict=True)] == [
+        rows, ["Panarello", "Sassu", "Lombardo", "Pentikousis", "Zhao"], ["2016", "2012", "", "2002", "2017"], strict=True)] == [
         (True, True)
-    ] * 4  # fmt: skip
-    assert [word in title for (_, _, title), word in zip(rows, ["practRA", "ESTOP", "AWM", "ECN"], strict=True)] == [
-        True
-    ] * 4
+    ] * 5  # fmt: skip
+    assert [
+        word in title for (_, _, title), word in zip(rows, ["practRA", "ESTOP", "AWM", "ECN", "Multipath"], strict=True)
+    ] == [True] * 5
 
 
 def test_unknown_study_is_refused():

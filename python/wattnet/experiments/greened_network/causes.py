@@ -23,8 +23,10 @@ VEGAS = (
 def _lowest_windows(rows: pd.DataFrame) -> dict[tuple[str, int], float]:
     """(variant, threshold) → the lowest cwnd after the switch-off, mean over replications, primary background."""
     primary = rows[(rows["background"] == PRIMARY_BACKGROUND) & rows["variant"].isin(LINUX_MODULES)]
-    means = primary.groupby(["variant", "threshold_pct"])["cwnd_min_after"].mean()
-    return {(str(variant), int(threshold)): float(value) for (variant, threshold), value in means.items()}
+    means = primary.groupby(["variant", "threshold_pct"], as_index=False)["cwnd_min_after"].mean()
+    return {
+        (str(row["variant"]), int(row["threshold_pct"])): float(row["cwnd_min_after"]) for _, row in means.iterrows()
+    }
 
 
 def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:

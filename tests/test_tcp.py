@@ -28,6 +28,9 @@ MALFORMED_TCP = [
      "flows[0].tcp.congestion_control.beta", "less than 1"),
     ("Vegas alpha above beta", {"tcp": {"congestion_control": {"type": "vegas", "alpha": 4, "beta": 2}}},
      "flows[0].tcp.congestion_control", "alpha"),
+    ("classic_diff with ns-2's Vegas", {"tcp": {"congestion_control": {"type": "vegas", "classic_diff": True,
+                                                                       "variant": "ns2"}}},
+     "flows[0].tcp.congestion_control", "linux variant only"),
     ("DCTCP without ECN", {"tcp": {"congestion_control": {"type": "dctcp"}, "ecn": False}}, "flows[0].tcp.ecn",
      "which needs ECN"),
     ("RTO bounds crossed", {"tcp": {"min_rto_s": 1.0, "max_rto_s": 0.5}}, "flows[0].tcp.max_rto_s", "at least min_rto_s"),
@@ -46,6 +49,13 @@ def test_malformed_tcp_settings_name_their_field(flow, field, problem):
     with pytest.raises(ScenarioError) as raised:
         Scenario.from_dict(tcp_scenario(**flow))
     assert any(f == field and problem in p for f, p in raised.value.errors), raised.value.errors
+
+
+def test_the_ns2_profile_resolves_vegas_to_ns2s_agent_which_has_no_classic_diff():
+    # Valid for the schema (the variant is left to the profile); the engine resolves ns-2's Vegas.
+    with pytest.raises(ScenarioError) as raised:
+        run(tcp_scenario(tcp={"profile": "ns2", "congestion_control": {"type": "vegas", "classic_diff": True}}))
+    assert any(f == "flows[0].tcp.congestion_control" and "linux variant only" in p for f, p in raised.value.errors)
 
 
 def test_recorder_flows_must_be_tcp_flows():

@@ -71,12 +71,18 @@ class Vegas(_Model):
     beta: float = Field(3.0, ge=0)
     gamma: float = Field(1.0, ge=0)
     classic_diff: bool = False
-    """diff = cwnd·(rtt − baseRTT)/rtt (Brakmo & Peterson) instead of Linux's /baseRTT."""
+    """diff = cwnd·(rtt − baseRTT)/rtt (Brakmo & Peterson) instead of Linux's /baseRTT (the linux variant only)."""
+    variant: Literal["linux", "ns2"] | None = None
+    """Whose Vegas: Linux's tcp_vegas.c, or ns-2.35's agent (mean RTT per round, a rounded queue estimate, slow
+    start left early with a 1/8 cut, a 1/4 cut on duplicate ACKs, 2 segments after a timeout); absent, the
+    profile's (``ns2``: ns2, the others: linux)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> Vegas:
         if self.alpha > self.beta:
             raise ValueError(f"alpha ({self.alpha}) must not exceed beta ({self.beta})")
+        if self.classic_diff and self.variant == "ns2":
+            raise ValueError("classic_diff applies to the linux variant only; ns-2's Vegas has its own queue estimate")
         return self
 
 

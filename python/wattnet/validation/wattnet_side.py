@@ -33,9 +33,9 @@ def tcp_table(scenario: ValidationScenario) -> dict[str, Any]:
     if scenario.reference == "ns2":
         header = NS2_HEADER
         if scenario.congestion_control == "vegas":
-            # ns-2's Vegas: diff = cwnd·(rtt − baseRTT)/rtt, thresholds v_alpha_ 1, v_beta_ 3, v_gamma_ 1;
+            # ns-2's Vegas (the ns2 profile's variant), thresholds v_alpha_ 1, v_beta_ 3, v_gamma_ 1;
             # its output() puts packetSize_ bytes on the wire, without tcpip_base_hdr_size_ (traced).
-            cc.update(alpha=1.0, beta=3.0, gamma=1.0, classic_diff=True)
+            cc.update(alpha=1.0, beta=3.0, gamma=1.0)
             header = 0
         return {
             "profile": "ns2",

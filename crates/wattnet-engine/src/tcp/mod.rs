@@ -26,6 +26,7 @@ use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
 pub use cc::CcSpec;
+use cc::{VegasParams, VegasVariant};
 use spec::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 
 /// How lost segments are recovered (RFC 5681 §3.2, RFC 6582; RFC 6675 with SACK).
@@ -202,7 +203,16 @@ impl TcpConfig {
                 Err(ScenarioError::new(format!("{field}.{name}"), format!("must be at least 1 segment, got {v}")))
             }
         };
-        let cc = spec.congestion_control.clone().unwrap_or(CcSpec::Newreno);
+        let cc = match spec.congestion_control.clone().unwrap_or(CcSpec::Newreno) {
+            // Vegas as the profile's simulator runs it, unless the scenario names one.
+            CcSpec::Vegas(p) if p.variant.is_none() => {
+                let variant = if spec.profile == TcpProfile::Ns2 { VegasVariant::Ns2 } else { VegasVariant::Linux };
+                let p = VegasParams { variant: Some(variant), ..p };
+                p.validate().map_err(|e| ScenarioError::new(format!("{field}.congestion_control"), e))?;
+                CcSpec::Vegas(p)
+            }
+            cc => cc,
+        };
         let sack = spec.sack.unwrap_or(d.sack);
         let recovery = match (sack, cc.recovery()) {
             (true, _) => Recovery::Sack,

@@ -246,6 +246,27 @@ fn the_ns2_profile_responds_to_loss_as_ns2_does() {
     assert_eq!(h.sender.stats.fast_retransmits, 1);
 }
 
+/// The `ns2` profile runs ns-2's Vegas agent (`tcp-vegas.cc`): the third duplicate ACK cuts the window
+/// of 20 by a quarter, to 15 (cwnd 15 + 3), recovery is Reno's, and a timeout restarts from 2 segments
+/// with ssthresh half the window. Other profiles run Linux's structure; `classic_diff` is Linux's only.
+#[test]
+fn the_ns2_profile_runs_ns2s_vegas() {
+    let cfg = TcpConfig::from_spec(&ns2("vegas"), "tcp").unwrap();
+    assert_eq!(cfg.recovery, crate::tcp::Recovery::Reno);
+    let mut h = Harness::transfer(ns2("vegas"), 20.0, Some(60 * MSS));
+    for _ in 1..=3 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!((h.ssthresh(), h.cwnd()), (15.0, 18.0));
+    assert_eq!(h.time_out(), vec![1, 2]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (7.5, 2.0));
+    let linux = TcpSpec { profile: TcpProfile::Rfc, ..ns2("vegas") };
+    assert_eq!(TcpConfig::from_spec(&linux, "tcp").unwrap().recovery, crate::tcp::Recovery::NewReno);
+    let classic = serde_json::from_str(r#"{"type": "vegas", "classic_diff": true}"#).unwrap();
+    let err = TcpConfig::from_spec(&TcpSpec { congestion_control: Some(classic), ..ns2("vegas") }, "tcp").unwrap_err();
+    assert!(err.to_string().contains("tcp.congestion_control"), "{err}");
+}
+
 /// Tahoe: the third duplicate ACK sets ssthresh 10 and cwnd 1 and goes back to snd_una.
 #[test]
 fn tahoe_slow_starts_from_one_segment_and_goes_back_n() {

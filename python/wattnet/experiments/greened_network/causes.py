@@ -14,9 +14,10 @@ from wattnet.experiments.report import reference_rows
 LINUX_MODULES = ("BIC", "CUBIC")
 LATE_TIMEOUT_TARGETS = ("B1.BIC", "B1.CUBIC", "B6.loss-falls")
 VEGAS = (
-    "ns-2.35's Vegas agent leaves slow start early with a cut to 7/8 of its window before any loss and restarts "
-    "from 2 segments after a timeout, where wattnet's Vegas slow-starts until its first loss and restarts from 1 "
-    "(docs/ns2-compatibility.md): the two disagree on the window Vegas brings to the switch-off."
+    "With ns-2.35's Vegas rules (the ns2 profile's variant) both simulators' Vegas average 150 segments before the "
+    "switch-off and fall to 2 after it, but at 50 and 70 % wattnet's then settles at 14 segments, where its stale "
+    "baseRTT puts the queue estimate at β on the longer path, and ns-2.35's near 3.5, not yet explained "
+    "(docs/ns2-compatibility.md)."
 )
 
 

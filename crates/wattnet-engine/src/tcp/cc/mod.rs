@@ -12,6 +12,7 @@ mod external;
 pub mod multipath;
 mod reno;
 mod vegas;
+mod vegas_ns2;
 
 pub use bic::{Bic, BicParams};
 pub use cubic::{Cubic, CubicParams};
@@ -22,7 +23,8 @@ pub use multipath::{
     OliaParams, WVegasParams,
 };
 pub use reno::Reno;
-pub use vegas::{Vegas, VegasParams};
+pub use vegas::{Vegas, VegasParams, VegasVariant};
+pub use vegas_ns2::Ns2Vegas;
 
 use serde::{Deserialize, Serialize};
 
@@ -153,6 +155,11 @@ pub trait CongestionControl: std::fmt::Debug + Send + Sync {
 
     /// The subflow left loss recovery or restarted after a timeout.
     fn on_recovery_end(&mut self, _g: Subflows, _w: &Window, _now: Time) {}
+
+    /// cwnd after a retransmission timeout: RFC 5681 §3.1's loss window of one segment.
+    fn loss_window(&self) -> f64 {
+        1.0
+    }
 
     /// An initial ssthresh set by the algorithm's own parameters (Linux BIC and CUBIC
     /// `initial_ssthresh`), replacing the sender's; applied once, at connection start.
@@ -296,6 +303,8 @@ impl CcSpec {
         match self {
             CcSpec::Tahoe => Recovery::Tahoe,
             CcSpec::Reno => Recovery::Reno,
+            // ns-2's Vegas deflates and leaves recovery on the first new ACK (`tcp-vegas.cc` `recv()`).
+            CcSpec::Vegas(p) if p.variant == Some(VegasVariant::Ns2) => Recovery::Reno,
             _ => Recovery::NewReno,
         }
     }
@@ -362,6 +371,7 @@ fn single_path(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
         CcSpec::Bic(p) => Box::new(Bic::new(p.clone())),
         CcSpec::Cubic(p) if hystart => Box::new(Cubic::with_hystart(p.clone())),
         CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
+        CcSpec::Vegas(p) if p.variant == Some(VegasVariant::Ns2) => Box::new(Ns2Vegas::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),
         coupled => unreachable!("{coupled:?} is built by from_spec"),
@@ -394,7 +404,10 @@ mod tests {
             CubicParams { beta: 0.8, c: 0.4, fast_convergence: true, tcp_friendliness: true, initial_ssthresh: 0 };
         assert_eq!(spec, CcSpec::Cubic(expected));
         let spec = parse(r#"{"type": "vegas", "alpha": 2, "beta": 4, "classic_diff": true}"#).unwrap();
-        assert_eq!(spec, CcSpec::Vegas(VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0, classic_diff: true }));
+        assert_eq!(
+            spec,
+            CcSpec::Vegas(VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0, classic_diff: true, variant: None })
+        );
         let spec = parse(r#"{"type": "dctcp", "g": 0.125}"#).unwrap();
         assert_eq!(spec, CcSpec::Dctcp(DctcpParams { g: 0.125, alpha_init: 1.0 }));
     }

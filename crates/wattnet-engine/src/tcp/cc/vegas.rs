@@ -2,11 +2,9 @@
 //! `net/ipv4/tcp_vegas.c`: RTT samples on every ACK, one cwnd decision per RTT
 //! from the minimum RTT of that round, Reno's loss response.
 //!
-//! The arithmetic is in floating point, like ns-2's agent; Linux truncates `diff` and the
-//! target window to integers (so, e.g., a diff of 4.9 holds at β = 4 in Linux but is > 4 here).
-//! ns-2's own agent (`tcp-vegas.cc`) differs in more than the constants and is not what
-//! this type reproduces: it uses the mean RTT of the round, rounds diff to an integer,
-//! grows only every other RTT in slow start and leaves it with cwnd −= cwnd/8.
+//! The arithmetic is in floating point; Linux truncates `diff` and the target window to integers
+//! (so, e.g., a diff of 4.9 holds at β = 4 in Linux but is > 4 here). ns-2's own agent
+//! (`tcp-vegas.cc`) differs in more than the constants: it is the `ns2` variant, [`super::Ns2Vegas`].
 
 use serde::{Deserialize, Serialize};
 
@@ -29,11 +27,24 @@ pub struct VegasParams {
     /// Classic Vegas diff = cwnd·(rtt − baseRTT)/rtt (Brakmo & Peterson: (Expected −
     /// Actual)·baseRTT) instead of Linux's cwnd·(rtt − baseRTT)/baseRTT.
     pub classic_diff: bool,
+    /// Whose Vegas: Linux's `tcp_vegas.c` or ns-2.35's agent; absent, the profile's (`ns2`: ns-2's).
+    pub variant: Option<VegasVariant>,
+}
+
+/// The two Vegas implementations wattnet has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum VegasVariant {
+    /// Linux `net/ipv4/tcp_vegas.c` ([`Vegas`]).
+    Linux,
+    /// ns-2.35 `tcp/tcp-vegas.cc` ([`super::Ns2Vegas`]).
+    Ns2,
 }
 
 impl Default for VegasParams {
     fn default() -> Self {
-        VegasParams { alpha: 1.0, beta: 3.0, gamma: 1.0, classic_diff: false }
+        VegasParams { alpha: 1.0, beta: 3.0, gamma: 1.0, classic_diff: false, variant: None }
     }
 }
 
@@ -45,6 +56,11 @@ impl VegasParams {
         }
         if self.alpha > self.beta {
             return Err(format!("alpha ({}) must not exceed beta ({})", self.alpha, self.beta));
+        }
+        if self.classic_diff && self.variant == Some(VegasVariant::Ns2) {
+            return Err(
+                "classic_diff applies to the linux variant only; ns-2's Vegas has its own queue estimate".into()
+            );
         }
         Ok(())
     }
@@ -172,7 +188,7 @@ mod tests {
     use crate::time::from_secs;
 
     fn linux() -> VegasParams {
-        VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0, classic_diff: false }
+        VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0, classic_diff: false, variant: Some(VegasVariant::Linux) }
     }
 
     fn ms(v: f64) -> Time {

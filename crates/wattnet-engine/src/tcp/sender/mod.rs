@@ -557,7 +557,7 @@ impl Sender {
                 }
                 // The window of this timeout runs to the highest sequence sent (Linux high_seq).
                 self.reduced_until = self.snd_max;
-                self.window.cwnd = 1.0;
+                self.window.cwnd = g.cc.loss_window();
                 self.rto.back_off();
                 // RFC 6582 §3.2 step 4: after a timeout, recover = highest sequence sent.
                 self.recover = self.snd_max - 1;

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
+import sys
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable
@@ -146,7 +146,9 @@ def run_sweep(
     metrics: MetricsHook | None = None,
 ) -> SweepOutcome:
     """``sweep`` that also says how many runs it ran, skipped and saw fail."""
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
+    # A spawned worker imports multiprocessing before anything else: without it this is no worker.
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is not None and getattr(multiprocessing.current_process(), "_inheriting", False):
         # A spawned worker importing a main script that calls the sweep at its top level.
         raise SweepError(f"wattnet.sweep was called while a worker process was starting: {MAIN_GUARD_HELP}")
     if isinstance(executor, str) and executor == "local":

@@ -5,19 +5,22 @@ from __future__ import annotations
 import ast
 import contextlib
 import math
-import multiprocessing
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import CancelledError as FutureCancelledError
 from concurrent.futures import wait as wait_futures
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from wattnet.errors import SweepError
 from wattnet.sweep.worker import Task, _init_local_worker, run_batch
+
+# The process pool (multiprocessing and concurrent.futures.process) is imported when a local pool
+# starts: `wattnet run` and a sweep's workers import this module and never start one.
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Worker processes are spawned: each imports the main script again, as "__mp_main__", so a
 # script's top-level code runs in every worker unless it is under this guard.
@@ -94,6 +97,9 @@ class LocalExecutor:
 
     def submit(self, tasks: list[Task]) -> Handle:
         if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -103,6 +109,8 @@ class LocalExecutor:
         return self._pool.submit(run_batch, tasks)
 
     def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
+        from concurrent.futures.process import BrokenProcessPool
+
         done, pending = wait_futures(futures, timeout=timeout, return_when=FIRST_COMPLETED)
         if pending and any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # The pool is broken: every other task in it is lost or finished; collect them all.
@@ -111,6 +119,8 @@ class LocalExecutor:
         return done
 
     def outcomes(self, future: Handle) -> list[dict[str, Any]]:
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             outcomes: list[dict[str, Any]] = future.result()
             return outcomes

@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import os
 import signal
-import tempfile
 import threading
 import time
 import traceback
-from pathlib import Path
 from typing import Any
 
 from wattnet import _engine
@@ -45,9 +43,7 @@ def run_task(key: str, scenario_json: str, engine_version: str, metrics: Metrics
             raise RuntimeError("this worker reads the scenario differently; install the same wattnet on every worker")
         results = run(scenario)
         results.summary = {**results.summary, **measure(results, metrics)}
-        with tempfile.TemporaryDirectory(prefix="wattnet-run-") as scratch:
-            results.write(scratch)
-            files = {path.name: path.read_bytes() for path in sorted(Path(scratch).iterdir()) if path.is_file()}
+        files = results.files()
     except Exception as error:  # noqa: BLE001 - every failure of a run is recorded, none stops the sweep
         return {
             "key": key,

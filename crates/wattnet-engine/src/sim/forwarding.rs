@@ -77,9 +77,16 @@ impl Paths {
         paths
     }
 
-    /// The slot of packets of direction `d`; a subflow pinned to ports (a Multipath TCP path)
-    /// has them in `subflow_path`. A connection's slots are made by its first packets.
-    fn slot(&mut self, d: &Direction, subflow_path: Option<&[PortId]>, ports: &[Port], ecmp: bool) -> u32 {
+    /// The slot of packets of direction `d`. A connection's slots are made by its first
+    /// packets; `subflow_path` gives a subflow pinned to ports (a Multipath TCP path) its ports,
+    /// and is asked only then, so that a packet of a made slot reads nothing more.
+    fn slot<'a>(
+        &mut self,
+        d: &Direction,
+        subflow_path: impl FnOnce() -> Option<&'a [PortId]>,
+        ports: &[Port],
+        ecmp: bool,
+    ) -> u32 {
         let Direction { flow, conn, subflow, base, src, dst, sender } = *d;
         if conn == NO_CONNECTION {
             return flow;
@@ -90,7 +97,7 @@ impl Paths {
         }
         if self.slots[slot as usize].state == PathState::Unmade {
             let hash = if ecmp { subflow_hash(flow_hash(src, dst, flow, conn), subflow) } else { 0 };
-            let pinned = subflow_path.or(self.pinned[flow as usize].as_deref());
+            let pinned = subflow_path().or(self.pinned[flow as usize].as_deref());
             // ACKs go back over the pinned path's links: a link's two ports are 2i and 2i + 1.
             let reverse: Option<Vec<PortId>> = pinned.map(|p| p.iter().rev().map(|&port| port ^ 1).collect());
             let pinned = if sender { pinned } else { reverse.as_deref() };
@@ -184,15 +191,16 @@ impl Simulation {
         let p = self.pool.get(pkt);
         let mut d =
             Direction { flow: p.flow, conn: p.conn, subflow: p.subflow, base: 0, src: node, dst: p.dst, sender: true };
-        let mut subflow_path = None;
         if p.conn != NO_CONNECTION {
             let c = &self.transport.connections[p.conn as usize];
             d.sender = c.sender_node == node;
             d.base = c.path_slot;
-            let tcp = self.transport.flows[p.flow as usize].tcp.as_ref().expect("TCP flow");
-            subflow_path = tcp.mptcp.as_ref().and_then(|m| m.paths[p.subflow as usize].as_deref());
         }
-        let (ports, ecmp) = (&self.net.ports, self.routing.ecmp);
+        let (flows, ports, ecmp) = (&self.transport.flows, &self.net.ports, self.routing.ecmp);
+        let subflow_path = || {
+            let tcp = flows[d.flow as usize].tcp.as_ref().expect("TCP flow");
+            tcp.mptcp.as_ref().and_then(|m| m.paths[d.subflow as usize].as_deref())
+        };
         let slot = self.routing.paths.slot(&d, subflow_path, ports, ecmp);
         let path = &mut self.routing.paths.slots[slot as usize];
         if path.state == PathState::Stale {

@@ -46,9 +46,26 @@ struct Path {
     generation: u32,
 }
 
+/// How many of a path's first ports its `Ports` keep: a FatTree path has six hops.
+const FIRST_PORTS: usize = 6;
+
+/// What a hop reads of its packet's path, in one aligned half cache line: whether the path
+/// stands (cached or pinned) and for which generation, and its first ports. A copy of the
+/// path's own state, published by `Paths::publish` whenever the path changes, so that a hop
+/// touches this and not the path with its separately allocated hops.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Ports {
+    stands: bool,
+    generation: u32,
+    first: [PortId; FIRST_PORTS],
+}
+
 /// Every traffic direction's path.
 pub struct Paths {
     slots: Vec<Path>,
+    /// Per slot, what its packets' hops read (`Ports`).
+    ports: Vec<Ports>,
     /// Flow f's UDP packets use slot f; subflow s of a connection whose subflows start at
     /// `base` sends its data over slot `flows + 2(base + s)`, its ACKs over the next.
     flows: u32,
@@ -64,6 +81,7 @@ impl Paths {
     pub fn new(flows: &[(u32, u32)], pinned: Vec<Option<Vec<PortId>>>, ports: &[Port], ecmp: bool) -> Paths {
         let mut paths = Paths {
             slots: Vec::with_capacity(flows.len()),
+            ports: Vec::with_capacity(flows.len()),
             flows: flows.len() as u32,
             pinned,
             #[cfg(test)]
@@ -73,8 +91,21 @@ impl Paths {
             let hash = if ecmp { flow_hash(src, dst, f as u32, NO_CONNECTION) } else { 0 };
             let pinned = paths.pinned[f].as_deref();
             paths.slots.push(Path::new(src, dst, hash, pinned, ports));
+            paths.ports.push(Ports::default());
+            paths.publish(f);
         }
         paths
+    }
+
+    /// Copies slot `slot`'s state into what its hops read.
+    fn publish(&mut self, slot: usize) {
+        let path = &self.slots[slot];
+        let mut first = [NO_ROUTE; FIRST_PORTS];
+        for (port, &(_, hop)) in first.iter_mut().zip(&path.hops) {
+            *port = hop;
+        }
+        let stands = matches!(path.state, PathState::Cached | PathState::Pinned);
+        self.ports[slot] = Ports { stands, generation: path.generation, first };
     }
 
     /// The slot of packets of direction `d`. A connection's slots are made by its first
@@ -94,6 +125,7 @@ impl Paths {
         let slot = self.flows + 2 * (base + subflow as u32) + (!sender) as u32;
         if self.slots.len() <= slot as usize {
             self.slots.resize_with(slot as usize + 1, Path::unmade);
+            self.ports.resize(slot as usize + 1, Ports::default());
         }
         if self.slots[slot as usize].state == PathState::Unmade {
             let hash = if ecmp { subflow_hash(flow_hash(src, dst, flow, conn), subflow) } else { 0 };
@@ -102,6 +134,7 @@ impl Paths {
             let reverse: Option<Vec<PortId>> = pinned.map(|p| p.iter().rev().map(|&port| port ^ 1).collect());
             let pinned = if sender { pinned } else { reverse.as_deref() };
             self.slots[slot as usize] = Path::new(src, dst, hash, pinned, ports);
+            self.publish(slot as usize);
         }
         slot
     }
@@ -109,7 +142,8 @@ impl Paths {
     /// Marks stale every cached path whose port at `node` (at every node: `None`) is no
     /// longer the tables' answer.
     pub fn invalidate(&mut self, node: Option<u32>, routes: &ForwardingTable) {
-        for path in &mut self.slots {
+        for slot in 0..self.slots.len() {
+            let path = &mut self.slots[slot];
             if !matches!(path.state, PathState::Cached | PathState::LookedUp) {
                 continue;
             }
@@ -120,6 +154,7 @@ impl Paths {
             if moved {
                 path.state = PathState::Stale;
                 path.generation = path.generation.wrapping_add(1);
+                self.publish(slot);
             }
         }
     }
@@ -209,7 +244,9 @@ impl Simulation {
             if !self.routing.paths.cache && path.state == PathState::Cached {
                 path.state = PathState::LookedUp;
             }
+            self.routing.paths.publish(slot as usize);
         }
+        let path = &self.routing.paths.slots[slot as usize];
         let hot = self.pool.hot_mut(pkt);
         (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
     }
@@ -254,11 +291,16 @@ impl Routing {
     /// hop of its path while that path stands, else the table's answer for the path's hash.
     #[inline]
     pub(super) fn next_port(&self, node: u32, tag: &Hot) -> PortId {
-        let path = &self.paths.slots[tag.slot as usize];
-        match path.state {
-            PathState::Cached | PathState::Pinned if path.generation == tag.generation => path.hops[tag.hop as usize].1,
-            _ => self.routes.lookup(node, path.dst, path.hash),
+        let (slot, hop) = (tag.slot as usize, tag.hop as usize);
+        let ports = &self.paths.ports[slot];
+        if ports.stands && ports.generation == tag.generation {
+            return match ports.first.get(hop) {
+                Some(&port) => port,
+                None => self.paths.slots[slot].hops[hop].1,
+            };
         }
+        let path = &self.paths.slots[slot];
+        self.routes.lookup(node, path.dst, path.hash)
     }
 }
 

@@ -131,6 +131,7 @@ pub struct PacketPool {
 }
 
 impl PacketPool {
+    #[inline(always)]
     pub fn alloc(&mut self, packet: Packet) -> PacketId {
         let hot = Hot {
             dst: packet.dst,

@@ -57,8 +57,10 @@ pub struct PortStats {
     pub sleeps: u64,
 }
 
-/// `repr(C)`: what every packet touches (state, queue, transmitter, pipe, counters) comes
-/// first, in a few cache lines; names, policies and models after.
+/// `repr(C)`: what every packet touches comes first, in the order a hop reads it (state,
+/// queue, transmitter, pipe, where it leads, the tests for a policy, an error model or a
+/// window rewriter, the discipline, then the counters, whose per-packet ones lead), so that a
+/// hop touches the first five or six cache lines and nothing after; names, models after.
 #[repr(C)]
 pub struct Port {
     /// False while the link is down or switched off.
@@ -66,9 +68,10 @@ pub struct Port {
     /// Where the port is in its sleep cycle; always `Active` without `sleep`.
     pub sleep_state: SleepState,
     pub queue_bytes: u64,
-    pub queue: VecDeque<PacketId>,
-    /// The packet being serialized and when it finishes.
-    pub in_service: Option<(PacketId, Time)>,
+    /// The waiting packets, each with its size (read when it starts, without the packet).
+    pub queue: VecDeque<(PacketId, u32)>,
+    /// The packet being serialized, its size and when it finishes.
+    pub in_service: Option<InService>,
     /// The port sends nothing before this time (rate transition).
     pub frozen_until: Time,
     pub pipe: VecDeque<(Time, PacketId)>,
@@ -83,19 +86,19 @@ pub struct Port {
     pub last_tx_end: Time,
     /// When the time integrals were last brought up to date.
     last_change: Time,
-    pub stats: PortStats,
-    /// Bernoulli corruption on the wire; None when the error rate is 0 (boxed: rarely used).
-    pub error_model: Option<Box<PacketErrorModel>>,
+    pub to: u32,
     /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
     /// reverse direction of the managed port).
     pub window_rewriter: Option<PortId>,
+    /// Bernoulli corruption on the wire; None when the error rate is 0 (boxed: rarely used).
+    pub error_model: Option<Box<PacketErrorModel>>,
     /// The power-management policy in charge of this port's rate, if any.
     pub controller: Option<Box<dyn PortController>>,
+    pub discipline: QueueDiscipline,
     /// How the port sleeps (802.3az LPI or a sleeping policy); None: it never does.
     pub sleep: Option<Sleep>,
-    pub discipline: QueueDiscipline,
+    pub stats: PortStats,
     pub from: u32,
-    pub to: u32,
     pub transition: Time,
     pub name: String,
     /// The port's power draw, integrated; None without a power model.
@@ -104,10 +107,20 @@ pub struct Port {
     pub available_bandwidth: Option<Box<AvailableBandwidth>>,
 }
 
+/// The packet a transmitter is serializing, with its size beside it so that an arrival's
+/// admission and the transmission's end need not read the packet.
+#[derive(Clone, Copy, Debug)]
+pub struct InService {
+    pub pkt: PacketId,
+    pub size_bytes: u32,
+    /// When its serialization finishes.
+    pub done: Time,
+}
+
 impl Port {
     /// Time spent transmitting up to `now`: a transmission under way counts only its elapsed part.
     pub fn busy_time(&self, now: Time) -> Time {
-        self.stats.busy_time - self.in_service.map_or(0, |(_, done)| done.saturating_sub(now))
+        self.stats.busy_time - self.in_service.map_or(0, |s| s.done.saturating_sub(now))
     }
 
     pub fn new(
@@ -164,11 +177,11 @@ impl Port {
 
     /// What the queue discipline sees when a packet arrives.
     #[inline]
-    pub fn queue_state(&self, sizes: impl Fn(PacketId) -> u32) -> QueueState {
+    pub fn queue_state(&self) -> QueueState {
         QueueState {
             waiting_packets: self.queue.len() as u32,
             waiting_bytes: self.queue_bytes,
-            in_service_bytes: self.in_service.map(|(p, _)| sizes(p)),
+            in_service_bytes: self.in_service.map(|s| s.size_bytes),
             last_tx_end: self.last_tx_end,
             rate_bps: self.rate_bps,
         }

@@ -46,9 +46,26 @@ struct Path {
     generation: u32,
 }
 
+/// How many of a path's first ports its `Ports` keep: a FatTree path has six hops.
+const FIRST_PORTS: usize = 6;
+
+/// What a hop reads of its packet's path, in one aligned half cache line: whether the path
+/// stands (cached or pinned) and for which generation, and its first ports. A copy of the
+/// path's own state, published by `Paths::publish` whenever the path changes, so that a hop
+/// touches this and not the path with its separately allocated hops.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Ports {
+    stands: bool,
+    generation: u32,
+    first: [PortId; FIRST_PORTS],
+}
+
 /// Every traffic direction's path.
 pub struct Paths {
     slots: Vec<Path>,
+    /// Per slot, what its packets' hops read (`Ports`).
+    ports: Vec<Ports>,
     /// Flow f's UDP packets use slot f; subflow s of a connection whose subflows start at
     /// `base` sends its data over slot `flows + 2(base + s)`, its ACKs over the next.
     flows: u32,
@@ -64,6 +81,7 @@ impl Paths {
     pub fn new(flows: &[(u32, u32)], pinned: Vec<Option<Vec<PortId>>>, ports: &[Port], ecmp: bool) -> Paths {
         let mut paths = Paths {
             slots: Vec::with_capacity(flows.len()),
+            ports: Vec::with_capacity(flows.len()),
             flows: flows.len() as u32,
             pinned,
             #[cfg(test)]
@@ -73,13 +91,33 @@ impl Paths {
             let hash = if ecmp { flow_hash(src, dst, f as u32, NO_CONNECTION) } else { 0 };
             let pinned = paths.pinned[f].as_deref();
             paths.slots.push(Path::new(src, dst, hash, pinned, ports));
+            paths.ports.push(Ports::default());
+            paths.publish(f);
         }
         paths
     }
 
-    /// The slot of packets of direction `d`; a subflow pinned to ports (a Multipath TCP path)
-    /// has them in `subflow_path`. A connection's slots are made by its first packets.
-    fn slot(&mut self, d: &Direction, subflow_path: Option<&[PortId]>, ports: &[Port], ecmp: bool) -> u32 {
+    /// Copies slot `slot`'s state into what its hops read.
+    fn publish(&mut self, slot: usize) {
+        let path = &self.slots[slot];
+        let mut first = [NO_ROUTE; FIRST_PORTS];
+        for (port, &(_, hop)) in first.iter_mut().zip(&path.hops) {
+            *port = hop;
+        }
+        let stands = matches!(path.state, PathState::Cached | PathState::Pinned);
+        self.ports[slot] = Ports { stands, generation: path.generation, first };
+    }
+
+    /// The slot of packets of direction `d`. A connection's slots are made by its first
+    /// packets; `subflow_path` gives a subflow pinned to ports (a Multipath TCP path) its ports,
+    /// and is asked only then, so that a packet of a made slot reads nothing more.
+    fn slot<'a>(
+        &mut self,
+        d: &Direction,
+        subflow_path: impl FnOnce() -> Option<&'a [PortId]>,
+        ports: &[Port],
+        ecmp: bool,
+    ) -> u32 {
         let Direction { flow, conn, subflow, base, src, dst, sender } = *d;
         if conn == NO_CONNECTION {
             return flow;
@@ -87,14 +125,16 @@ impl Paths {
         let slot = self.flows + 2 * (base + subflow as u32) + (!sender) as u32;
         if self.slots.len() <= slot as usize {
             self.slots.resize_with(slot as usize + 1, Path::unmade);
+            self.ports.resize(slot as usize + 1, Ports::default());
         }
         if self.slots[slot as usize].state == PathState::Unmade {
             let hash = if ecmp { subflow_hash(flow_hash(src, dst, flow, conn), subflow) } else { 0 };
-            let pinned = subflow_path.or(self.pinned[flow as usize].as_deref());
+            let pinned = subflow_path().or(self.pinned[flow as usize].as_deref());
             // ACKs go back over the pinned path's links: a link's two ports are 2i and 2i + 1.
             let reverse: Option<Vec<PortId>> = pinned.map(|p| p.iter().rev().map(|&port| port ^ 1).collect());
             let pinned = if sender { pinned } else { reverse.as_deref() };
             self.slots[slot as usize] = Path::new(src, dst, hash, pinned, ports);
+            self.publish(slot as usize);
         }
         slot
     }
@@ -102,7 +142,8 @@ impl Paths {
     /// Marks stale every cached path whose port at `node` (at every node: `None`) is no
     /// longer the tables' answer.
     pub fn invalidate(&mut self, node: Option<u32>, routes: &ForwardingTable) {
-        for path in &mut self.slots {
+        for slot in 0..self.slots.len() {
+            let path = &mut self.slots[slot];
             if !matches!(path.state, PathState::Cached | PathState::LookedUp) {
                 continue;
             }
@@ -113,6 +154,7 @@ impl Paths {
             if moved {
                 path.state = PathState::Stale;
                 path.generation = path.generation.wrapping_add(1);
+                self.publish(slot);
             }
         }
     }
@@ -184,15 +226,16 @@ impl Simulation {
         let p = self.pool.get(pkt);
         let mut d =
             Direction { flow: p.flow, conn: p.conn, subflow: p.subflow, base: 0, src: node, dst: p.dst, sender: true };
-        let mut subflow_path = None;
         if p.conn != NO_CONNECTION {
             let c = &self.transport.connections[p.conn as usize];
             d.sender = c.sender_node == node;
             d.base = c.path_slot;
-            let tcp = self.transport.flows[p.flow as usize].tcp.as_ref().expect("TCP flow");
-            subflow_path = tcp.mptcp.as_ref().and_then(|m| m.paths[p.subflow as usize].as_deref());
         }
-        let (ports, ecmp) = (&self.net.ports, self.routing.ecmp);
+        let (flows, ports, ecmp) = (&self.transport.flows, &self.net.ports, self.routing.ecmp);
+        let subflow_path = || {
+            let tcp = flows[d.flow as usize].tcp.as_ref().expect("TCP flow");
+            tcp.mptcp.as_ref().and_then(|m| m.paths[d.subflow as usize].as_deref())
+        };
         let slot = self.routing.paths.slot(&d, subflow_path, ports, ecmp);
         let path = &mut self.routing.paths.slots[slot as usize];
         if path.state == PathState::Stale {
@@ -201,7 +244,9 @@ impl Simulation {
             if !self.routing.paths.cache && path.state == PathState::Cached {
                 path.state = PathState::LookedUp;
             }
+            self.routing.paths.publish(slot as usize);
         }
+        let path = &self.routing.paths.slots[slot as usize];
         let hot = self.pool.hot_mut(pkt);
         (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
     }
@@ -246,11 +291,16 @@ impl Routing {
     /// hop of its path while that path stands, else the table's answer for the path's hash.
     #[inline]
     pub(super) fn next_port(&self, node: u32, tag: &Hot) -> PortId {
-        let path = &self.paths.slots[tag.slot as usize];
-        match path.state {
-            PathState::Cached | PathState::Pinned if path.generation == tag.generation => path.hops[tag.hop as usize].1,
-            _ => self.routes.lookup(node, path.dst, path.hash),
+        let (slot, hop) = (tag.slot as usize, tag.hop as usize);
+        let ports = &self.paths.ports[slot];
+        if ports.stands && ports.generation == tag.generation {
+            return match ports.first.get(hop) {
+                Some(&port) => port,
+                None => self.paths.slots[slot].hops[hop].1,
+            };
         }
+        let path = &self.paths.slots[slot];
+        self.routes.lookup(node, path.dst, path.hash)
     }
 }
 

@@ -87,8 +87,8 @@ impl Simulation {
         if up {
             return;
         }
-        let mut lost: Vec<_> = port.queue.drain(..).collect();
-        lost.extend(port.in_service.take().map(|(p, _)| p));
+        let mut lost: Vec<_> = port.queue.drain(..).map(|(p, _)| p).collect();
+        lost.extend(port.in_service.take().map(|s| s.pkt));
         lost.extend(port.pipe.drain(..).map(|(_, p)| p));
         port.queue_bytes = 0;
         port.stats.link_down_drops += lost.len() as u64;

@@ -16,7 +16,7 @@ mod transport;
 use crate::admission::{Admission, Arrival};
 use crate::event::{EventKind, EventQueue};
 use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
-use crate::port::{Port, PortId, SleepState};
+use crate::port::{InService, Port, PortId, SleepState};
 use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
@@ -289,14 +289,13 @@ impl Simulation {
         let h = self.pool.hot(pkt);
         let arrival = Arrival { now: self.now, size_bytes: h.size_bytes, ecn: h.ecn };
         let size = h.size_bytes;
-        let pool = &self.pool;
         let port = &mut self.net.ports[port_id as usize];
         port.stats.arrived_bytes += size as u64;
         if !port.up {
             port.stats.link_down_drops += 1;
             return self.discard(pkt);
         }
-        let state = port.queue_state(|id| pool.hot(id).size_bytes);
+        let state = port.queue_state();
         match port.discipline.admit(state, arrival) {
             Admission::Enqueue => {}
             Admission::EnqueueMarked => {
@@ -315,7 +314,7 @@ impl Simulation {
             rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
         port.integrate(self.now);
-        port.queue.push_back(pkt);
+        port.queue.push_back((pkt, size));
         port.queue_bytes += size as u64;
         port.stats.enqueued_packets += 1;
         port.stats.enqueued_bytes += size as u64;
@@ -336,11 +335,10 @@ impl Simulation {
     fn start_transmission(&mut self, port_id: PortId) {
         let port = &mut self.net.ports[port_id as usize];
         port.integrate(self.now);
-        let pkt = port.queue.pop_front().expect("start_transmission needs a waiting packet");
-        let size = self.pool.hot(pkt).size_bytes;
+        let (pkt, size) = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         port.queue_bytes -= size as u64;
         let done = after(self.now, port.serialization(size));
-        port.in_service = Some((pkt, done));
+        port.in_service = Some(InService { pkt, size_bytes: size, done });
         port.stats.busy_time += done - self.now;
         self.events.schedule(done, EventKind::TxDone { port: port_id });
     }
@@ -348,10 +346,10 @@ impl Simulation {
     fn tx_done(&mut self, port_id: PortId) {
         let port = &mut self.net.ports[port_id as usize];
         // A transmission lost when its link went down leaves a stale event behind.
-        let Some((pkt, _)) = port.in_service.take_if(|&mut (_, done)| done == self.now) else { return };
+        let Some(InService { pkt, size_bytes, .. }) = port.in_service.take_if(|s| s.done == self.now) else { return };
         port.last_tx_end = self.now;
         port.stats.transmitted_packets += 1;
-        port.stats.transmitted_bytes += self.pool.hot(pkt).size_bytes as u64;
+        port.stats.transmitted_bytes += size_bytes as u64;
         let arrival = after(self.now, port.delay);
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {

@@ -32,8 +32,12 @@ impl Simulation {
         }
         let mut in_network = vec![0u64; self.transport.flows.len()];
         for p in &self.net.ports {
-            let ids =
-                p.queue.iter().chain(p.in_service.iter().map(|(id, _)| id)).chain(p.pipe.iter().map(|(_, id)| id));
+            let ids = p
+                .queue
+                .iter()
+                .map(|(id, _)| id)
+                .chain(p.in_service.iter().map(|s| &s.pkt))
+                .chain(p.pipe.iter().map(|(_, id)| id));
             for &id in ids {
                 in_network[self.pool.get(id).flow as usize] += 1;
             }

@@ -208,17 +208,19 @@ impl Simulation {
 
     /// A TCP packet reached its destination endpoint.
     pub(super) fn tcp_deliver(&mut self, pkt: PacketId) {
+        // The endpoint reads the header where it lies (no copy), and the packet is released
+        // before the endpoint's answers are allocated.
         let p = self.pool.get(pkt);
-        let (id, subflow, tcp, ecn, at) = (p.conn, p.subflow, p.tcp, p.ecn, p.dst);
-        self.pool.release(pkt);
+        let (id, subflow, at) = (p.conn, p.subflow, p.dst);
         let conn = &mut self.transport.connections[id as usize];
         let mut ctx =
             Ctx { now: self.now, conn: id, subflow, events: &mut self.events, out: &mut self.transport.outbox };
         if at == conn.sender_node {
-            conn.sender.on_packet(subflow as usize, &tcp, &mut ctx);
+            conn.sender.on_packet(subflow as usize, &p.tcp, &mut ctx);
         } else {
-            conn.receiver.on_packet(subflow as usize, &tcp, ecn, &mut ctx);
+            conn.receiver.on_packet(subflow as usize, &p.tcp, p.ecn, &mut ctx);
         }
+        self.pool.release(pkt);
         self.after_endpoint(id, at);
     }
 

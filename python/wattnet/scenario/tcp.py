@@ -267,6 +267,9 @@ class Tcp(_Model):
     """The threshold's floor: 0.004 s in every profile."""
     hystart_delay_max_s: NonNegativeSeconds | None = None
     """The threshold's cap: 0.016 s (Linux, ns2, rfc) or 1 s (ns3's HyStartDelayMax)."""
+    hystart_smoothed_rtt: bool | None = None
+    """HyStart compares smoothed RTTs (ns3: ns-3.44's TcpCubic is given TcpSocketBase's RTT estimate) instead of the
+    RTT samples (Linux, ns2, rfc)."""
     ssthresh_rule: Literal["flight_size", "cwnd"] | None = None
     """What a loss or ECN reduction halves into ssthresh: the FlightSize (RFC 5681 §3.1 eq. 4) or
     cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size."""

@@ -290,7 +290,12 @@ impl TcpConfig {
                         "must be at least hystart_delay_min_s",
                     ));
                 }
-                HyStartParams { delay_fraction: fraction, delay_min: min, delay_max: max }
+                HyStartParams {
+                    delay_fraction: fraction,
+                    delay_min: min,
+                    delay_max: max,
+                    smoothed_rtt: spec.hystart_smoothed_rtt.unwrap_or(d.hystart_smoothed_rtt),
+                }
             },
             ssthresh_rule: match spec.ssthresh_rule.unwrap_or(d.ssthresh_rule) {
                 SsthreshRuleSpec::FlightSize => SsthreshRule::FlightSize,
@@ -343,6 +348,7 @@ impl TcpConfig {
             hystart_delay_fraction: Some(self.hystart_delay.delay_fraction),
             hystart_delay_min_s: Some(crate::time::to_secs(self.hystart_delay.delay_min)),
             hystart_delay_max_s: Some(crate::time::to_secs(self.hystart_delay.delay_max)),
+            hystart_smoothed_rtt: Some(self.hystart_delay.smoothed_rtt),
             ssthresh_rule: Some(match self.ssthresh_rule {
                 SsthreshRule::FlightSize => SsthreshRuleSpec::FlightSize,
                 SsthreshRule::Cwnd => SsthreshRuleSpec::Cwnd,
@@ -378,6 +384,7 @@ struct Defaults {
     hystart_delay_fraction: f64,
     hystart_delay_min_s: f64,
     hystart_delay_max_s: f64,
+    hystart_smoothed_rtt: bool,
     ssthresh_rule: SsthreshRuleSpec,
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
@@ -409,6 +416,7 @@ impl Defaults {
             hystart_delay_fraction: 0.125,
             hystart_delay_min_s: 0.004,
             hystart_delay_max_s: 0.016,
+            hystart_smoothed_rtt: false,
             ssthresh_rule: SsthreshRuleSpec::FlightSize,
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
@@ -460,13 +468,15 @@ impl Defaults {
             // DelAckTimeout 0.2 s, MinRto 1 s, ClockGranularity 1 ms, Sack, Timestamp,
             // LimitedTransmit, PRR with SSRB, HyStart.
             // HyStart's threshold: `TcpCubic::HystartDelayThresh(m_delayMin)` clamps the minimum RTT
-            // itself (not an eighth of it) to HyStartDelayMin 4 ms and HyStartDelayMax 1 s.
+            // itself (not an eighth of it) to HyStartDelayMin 4 ms and HyStartDelayMax 1 s; its
+            // RTTs are `TcpSocketBase::EstimateRtt`'s `m_lastRtt = m_rtt->GetEstimate()`, the SRTT.
             TcpProfile::Ns3 => Defaults {
                 mss: 536,
                 initial_rto_s: 3.0,
                 receive_window: 131_072,
                 hystart_delay_fraction: 1.0,
                 hystart_delay_max_s: 1.0,
+                hystart_smoothed_rtt: true,
                 ..modern
             },
             // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK and

@@ -65,6 +65,9 @@ pub struct TcpSpec {
     pub hystart_delay_min_s: Option<f64>,
     /// The threshold's cap: 0.016 s (Linux, ns2, rfc) or 1 s (ns3).
     pub hystart_delay_max_s: Option<f64>,
+    /// HyStart compares smoothed RTTs (ns3, as ns-3.44's `TcpCubic` is given them) instead of
+    /// the RTT samples (Linux, ns2, rfc).
+    pub hystart_smoothed_rtt: Option<bool>,
     /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
     /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` in every profile.
     pub ssthresh_rule: Option<SsthreshRuleSpec>,

@@ -93,12 +93,19 @@ pub struct HyStartParams {
     pub delay_fraction: f64,
     pub delay_min: Time,
     pub delay_max: Time,
+    /// The RTTs compared are the smoothed RTT after each sample (ns-3.44 passes
+    /// `m_tcb->m_lastRtt`, set to `m_rtt->GetEstimate()`, to `PktsAcked`), not the samples (Linux).
+    pub smoothed_rtt: bool,
 }
 
 impl HyStartParams {
     /// Linux `tcp_cubic.c`: `HYSTART_DELAY_THRESH(delay_min >> 3)`, clamped to 4 and 16 ms.
-    pub const LINUX: HyStartParams =
-        HyStartParams { delay_fraction: 0.125, delay_min: 4_000_000_000, delay_max: 16_000_000_000 };
+    pub const LINUX: HyStartParams = HyStartParams {
+        delay_fraction: 0.125,
+        delay_min: 4_000_000_000,
+        delay_max: 16_000_000_000,
+        smoothed_rtt: false,
+    };
 
     fn threshold(&self, delay_min: Time) -> Time {
         ((delay_min as f64 * self.delay_fraction).round() as Time).clamp(self.delay_min, self.delay_max)
@@ -131,15 +138,15 @@ impl HyStart {
         HyStart { params, found: false, round_end: 0.0, curr_rtt: None, samples: 0, delay_min }
     }
 
-    /// `hystart_update` for one ACK in slow start; true when slow start should end.
-    fn update(&mut self, ack: &Ack) -> bool {
+    /// `hystart_update` for one ACK in slow start with its RTT `rtt`; true when slow start should end.
+    fn update(&mut self, ack: &Ack, rtt: Option<Time>) -> bool {
         if ack.snd_una > self.round_end {
             // `bictcp_hystart_reset`: a new round.
             self.round_end = ack.snd_nxt;
             self.curr_rtt = None;
             self.samples = 0;
         }
-        let (Some(rtt), Some(delay_min)) = (ack.rtt, self.delay_min) else { return false };
+        let (Some(rtt), Some(delay_min)) = (rtt, self.delay_min) else { return false };
         self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
         if self.samples < HYSTART_MIN_SAMPLES {
             self.samples += 1;
@@ -160,6 +167,14 @@ impl Cubic {
         Cubic { hystart: Some(HyStart::new(hystart, None)), ..Cubic::new(params) }
     }
 
+    /// The RTT HyStart compares on this ACK: its sample, or the smoothed RTT after it.
+    fn hystart_rtt(&self, ack: &Ack) -> Option<Time> {
+        match &self.hystart {
+            Some(h) if h.params.smoothed_rtt => ack.rtt.and(self.srtt.map(crate::time::from_secs)),
+            _ => ack.rtt,
+        }
+    }
+
     fn start_epoch(&mut self, now: Time, cwnd: f64) -> Epoch {
         let (k, w_max) = match self.w_max {
             // RFC 9438 §4.2 eq. 2, K from cwnd_epoch (Linux: bic_K from last_max_cwnd − cwnd).
@@ -178,9 +193,6 @@ impl Cubic {
 
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
-        if let (Some(h), Some(r)) = (&mut self.hystart, ack.rtt) {
-            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
-        }
         if let Some(sample) = ack.rtt {
             let r = to_secs(sample);
             // RFC 6298 §2.2–2.3 with α = 1/8.
@@ -189,11 +201,16 @@ impl CongestionControl for Cubic {
                 Some(srtt) => 0.875 * srtt + 0.125 * r,
             });
         }
+        let rtt = self.hystart_rtt(ack);
+        if let (Some(h), Some(r)) = (&mut self.hystart, rtt) {
+            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
+        }
     }
 
     fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
+        let rtt = self.hystart_rtt(ack);
         if let Some(h) = &mut self.hystart {
-            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack) {
+            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack, rtt) {
                 w.ssthresh = w.cwnd; // Linux: snd_ssthresh = cwnd, congestion avoidance from here
             }
         }
@@ -499,7 +516,7 @@ mod tests {
         assert_eq!(w.ssthresh, 16.0, "the ninth 113 ms sample ends slow start at cwnd 16");
         // ns-3.44's threshold, clamp(100 ms, 4 ms, 1 s) = 100 ms: 113 ms and 200 ms stay within
         // it; 201 ms ends slow start.
-        let ns3 = HyStartParams { delay_fraction: 1.0, delay_min: ms(4.0), delay_max: ms(1000.0) };
+        let ns3 = HyStartParams { delay_fraction: 1.0, delay_min: ms(4.0), delay_max: ms(1000.0), smoothed_rtt: false };
         let mut ns3_cubic = Cubic::with_hystart(CubicParams::default(), ns3);
         let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
         round(&mut ns3_cubic, &mut w, 100.0, 9);
@@ -508,6 +525,17 @@ mod tests {
         assert_eq!(w.ssthresh, 1e9, "200 ms is within 100 + 100 ms");
         round(&mut ns3_cubic, &mut w, 201.0, 9);
         assert_eq!(w.ssthresh, 16.0);
+        // Given smoothed RTTs (ns-3.44 hands TcpCubic the SRTT), a round of 250 ms samples after
+        // 100 ms ones starts at SRTT ⅞·100 + ⅛·250 = 118.75 ms, the round's minimum: within
+        // 100 + 100 ms, so slow start goes on, where the samples themselves (250 > 200) end it.
+        let smoothed = HyStartParams { smoothed_rtt: true, ..ns3 };
+        for (params, ends) in [(smoothed, false), (ns3, true)] {
+            let mut cubic = Cubic::with_hystart(CubicParams::default(), params);
+            let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+            round(&mut cubic, &mut w, 100.0, 9);
+            round(&mut cubic, &mut w, 250.0, 9);
+            assert_eq!(w.ssthresh == 16.0, ends, "smoothed: {}", params.smoothed_rtt);
+        }
         // Without HyStart the same samples keep slow start going.
         let mut plain = Cubic::new(CubicParams::default());
         let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };

@@ -604,7 +604,7 @@ fn a_fin_resent_from_the_scoreboard_carries_no_data() {
 /// after the retransmission of 1 and the transfer ends by a timeout.
 #[test]
 fn tail_losses_are_repaired_by_nextseg_rules_3_and_4() {
-    let spec = TcpSpec { sack: Some(true), ..ns2("newreno") };
+    let spec = TcpSpec { sack: Some(true), ssthresh_rule: Some(SsthreshRuleSpec::FlightSize), ..ns2("newreno") };
     let mut h = Harness::transfer(spec, 11.0, Some(10_000));
     h.ack(1, &[(2, 2)], false);
     h.ack(1, &[(2, 3)], false);

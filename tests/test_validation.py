@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
-from wattnet.validation import compare, ns2, ns3, report
+from wattnet.runner import run as run_scenario
+from wattnet.validation import compare, ns2, ns3, report, wattnet_side
 from wattnet.validation.scenarios import REPLICAS, SCENARIOS, replicas
 
 
@@ -123,3 +125,14 @@ def test_ns2_reproduces_its_stored_reference():
     name = "ns2-single-newreno-window20"
     scenario = replicas(SCENARIOS[name])[0]
     assert ns2.run(scenario) == json.loads(compare.reference_path(name).read_text())["counters"][0]
+
+
+def test_a_wattnet_data_segment_takes_as_many_bytes_as_in_ns3():
+    # ns-3.44 with SegmentSize 1448 and timestamps puts 1448 + 12 (option) + 20 (TCP) + 20 (IPv4) + 2 (PPP)
+    # = 1502 bytes on a point-to-point link. The first second of one flow: a SYN and the handshake's ACK
+    # (42 + 12 bytes each, no data), then only data segments cross r1 -> r2.
+    scenario = replace(SCENARIOS["ns3-single-cubic-rtt22"], duration_s=1.0)
+    port = run_scenario(wattnet_side.render(scenario)).ports.set_index("port").loc["r1->r2"]
+    data_packets = int(port["transmitted_packets"]) - 2
+    assert data_packets > 100
+    assert int(port["transmitted_bytes"]) - 2 * 54 == 1502 * data_packets

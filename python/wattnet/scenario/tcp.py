@@ -265,6 +265,17 @@ class Tcp(_Model):
     """RFC 6937 proportional rate reduction in SACK recovery."""
     hystart: bool | None = None
     """CUBIC's HyStart delay-increase exit from slow start (Linux tcp_cubic.c)."""
+    hystart_delay_fraction: float | None = Field(None, gt=0)
+    """HyStart ends slow start when a round's minimum RTT exceeds the connection's minimum by this fraction of it,
+    clamped to [hystart_delay_min_s, hystart_delay_max_s]: 1/8 (Linux tcp_cubic.c; also ns2, rfc) or 1 (ns3,
+    ns-3.44 TcpCubic::HystartDelayThresh)."""
+    hystart_delay_min_s: NonNegativeSeconds | None = None
+    """The threshold's floor: 0.004 s in every profile."""
+    hystart_delay_max_s: NonNegativeSeconds | None = None
+    """The threshold's cap: 0.016 s (Linux, ns2, rfc) or 1 s (ns3's HyStartDelayMax)."""
+    hystart_smoothed_rtt: bool | None = None
+    """HyStart compares smoothed RTTs (ns3: ns-3.44's TcpCubic is given TcpSocketBase's RTT estimate) instead of the
+    RTT samples (Linux, ns2, rfc)."""
     ssthresh_rule: Literal["flight_size", "cwnd"] | None = None
     """What a loss or ECN reduction halves into ssthresh: the FlightSize (RFC 5681 §3.1 eq. 4) or
     cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size (``ns2``: cwnd)."""
@@ -283,6 +294,14 @@ class Tcp(_Model):
         if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
             raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
         return max_rto_s
+
+    @field_validator("hystart_delay_max_s")
+    @classmethod
+    def _hystart_max_not_below_min(cls, max_s: float | None, info: ValidationInfo) -> float | None:
+        min_s = info.data.get("hystart_delay_min_s")
+        if max_s is not None and min_s is not None and max_s < min_s:
+            raise ValueError(f"must be at least hystart_delay_min_s ({min_s})")
+        return max_s
 
     @field_validator("ecn")
     @classmethod

@@ -18,8 +18,10 @@ NS2_MSS = 1000
 """ns-2's packetSize_ (payload) and tcpip_base_hdr_size_ (40) below."""
 NS2_HEADER = 40
 NS3_MSS = 1448
-"""ns-3 side: SegmentSize 1448 and IPv4 + TCP headers with the timestamp option (20 + 20 + 12)."""
-NS3_HEADER = 52
+"""ns-3 side: SegmentSize 1448, so a data segment takes 1502 bytes on ns-3's point-to-point links: IPv4 and
+TCP headers (20 + 20), the timestamp option (12) and the PPP header (2)."""
+NS3_HEADER = 42
+"""IPv4 + TCP + PPP (20 + 20 + 2): wattnet adds the 12 bytes of the timestamp option itself (RFC 7323 §3)."""
 
 
 def ns3_profile() -> str:

@@ -90,7 +90,7 @@ impl Group {
     /// A single-path connection carrying `bytes` (`None`: endless).
     pub fn single(cfg: &TcpConfig, bytes: Option<u64>) -> Group {
         Group {
-            cc: cc::from_spec(&cfg.cc, cfg.hystart, 1),
+            cc: cc::from_spec_with(&cfg.cc, cfg.hystart_params(), 1),
             views: vec![SubflowView::IDLE],
             stream: DataStream::new(bytes),
         }
@@ -100,7 +100,11 @@ impl Group {
     pub fn multipath(cfg: &TcpConfig, mptcp: &MptcpConfig, subflows: usize, bytes: Option<u64>, now: Time) -> Group {
         let mut stream = DataStream::new(bytes);
         stream.level = Some(Box::new(DataSender::new(mptcp, cfg.mss, subflows, now)));
-        Group { cc: cc::from_spec(&cfg.cc, cfg.hystart, subflows), views: vec![SubflowView::IDLE; subflows], stream }
+        Group {
+            cc: cc::from_spec_with(&cfg.cc, cfg.hystart_params(), subflows),
+            views: vec![SubflowView::IDLE; subflows],
+            stream,
+        }
     }
 
     pub fn subflows(&self) -> usize {

@@ -26,6 +26,7 @@ use crate::time::{checked_secs, from_secs, Time};
 use crate::timer::Timer;
 
 pub use cc::CcSpec;
+use cc::HyStartParams;
 use cc::{VegasParams, VegasVariant};
 use spec::{OpenerSpec, PrrSpec, RttSamplingSpec, SsthreshRuleSpec, TcpProfile, TcpSpec};
 
@@ -124,6 +125,8 @@ pub struct TcpConfig {
     pub prr: Prr,
     /// CUBIC's HyStart delay-increase exit from slow start (Linux `tcp_cubic.c`).
     pub hystart: bool,
+    /// HyStart's delay threshold.
+    pub hystart_delay: HyStartParams,
     pub ssthresh_rule: SsthreshRule,
     /// Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35
     /// `slowdown()` on each `timeout()`), instead of once per window (Linux `tcp_enter_loss`).
@@ -169,6 +172,11 @@ impl Ctx<'_> {
 }
 
 impl TcpConfig {
+    /// HyStart's thresholds when it is on.
+    pub fn hystart_params(&self) -> Option<HyStartParams> {
+        self.hystart.then_some(self.hystart_delay)
+    }
+
     /// Resolves a scenario's TCP settings against its profile, validating each field.
     pub fn from_spec(spec: &TcpSpec, field: &str) -> Result<TcpConfig, ScenarioError> {
         let d = Defaults::of(spec.profile, spec.mss_bytes);
@@ -276,6 +284,29 @@ impl TcpConfig {
                 PrrSpec::Crb => Prr::Crb,
             },
             hystart: spec.hystart.unwrap_or(d.hystart),
+            hystart_delay: {
+                let fraction = spec.hystart_delay_fraction.unwrap_or(d.hystart_delay_fraction);
+                if !(fraction.is_finite() && fraction > 0.0) {
+                    return Err(ScenarioError::new(
+                        format!("{field}.hystart_delay_fraction"),
+                        format!("must be a positive number, got {fraction}"),
+                    ));
+                }
+                let min = secs(spec.hystart_delay_min_s, d.hystart_delay_min_s, "hystart_delay_min_s")?;
+                let max = secs(spec.hystart_delay_max_s, d.hystart_delay_max_s, "hystart_delay_max_s")?;
+                if max < min {
+                    return Err(ScenarioError::new(
+                        format!("{field}.hystart_delay_max_s"),
+                        "must be at least hystart_delay_min_s",
+                    ));
+                }
+                HyStartParams {
+                    delay_fraction: fraction,
+                    delay_min: min,
+                    delay_max: max,
+                    smoothed_rtt: spec.hystart_smoothed_rtt.unwrap_or(d.hystart_smoothed_rtt),
+                }
+            },
             ssthresh_rule: match spec.ssthresh_rule.unwrap_or(d.ssthresh_rule) {
                 SsthreshRuleSpec::FlightSize => SsthreshRule::FlightSize,
                 SsthreshRuleSpec::Cwnd => SsthreshRule::Cwnd,
@@ -324,6 +355,10 @@ impl TcpConfig {
                 Prr::Crb => PrrSpec::Crb,
             }),
             hystart: Some(self.hystart),
+            hystart_delay_fraction: Some(self.hystart_delay.delay_fraction),
+            hystart_delay_min_s: Some(crate::time::to_secs(self.hystart_delay.delay_min)),
+            hystart_delay_max_s: Some(crate::time::to_secs(self.hystart_delay.delay_max)),
+            hystart_smoothed_rtt: Some(self.hystart_delay.smoothed_rtt),
             ssthresh_rule: Some(match self.ssthresh_rule {
                 SsthreshRule::FlightSize => SsthreshRuleSpec::FlightSize,
                 SsthreshRule::Cwnd => SsthreshRuleSpec::Cwnd,
@@ -356,6 +391,10 @@ struct Defaults {
     sack_across_rto: bool,
     prr: PrrSpec,
     hystart: bool,
+    hystart_delay_fraction: f64,
+    hystart_delay_min_s: f64,
+    hystart_delay_max_s: f64,
+    hystart_smoothed_rtt: bool,
     ssthresh_rule: SsthreshRuleSpec,
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
@@ -383,6 +422,11 @@ impl Defaults {
             sack_across_rto: false,
             prr: PrrSpec::Off,
             hystart: false,
+            // Linux `tcp_cubic.c`: HYSTART_DELAY_THRESH(delay_min >> 3), clamped to 4 and 16 ms.
+            hystart_delay_fraction: 0.125,
+            hystart_delay_min_s: 0.004,
+            hystart_delay_max_s: 0.016,
+            hystart_smoothed_rtt: false,
             ssthresh_rule: SsthreshRuleSpec::FlightSize,
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
@@ -437,7 +481,18 @@ impl Defaults {
             // SegmentSize 536, InitialCwnd 10, RcvBufSize 131072, ConnTimeout 3 s, ConnCount 6,
             // DelAckTimeout 0.2 s, MinRto 1 s, ClockGranularity 1 ms, Sack, Timestamp,
             // LimitedTransmit, PRR with SSRB, HyStart.
-            TcpProfile::Ns3 => Defaults { mss: 536, initial_rto_s: 3.0, receive_window: 131_072, ..modern },
+            // HyStart's threshold: `TcpCubic::HystartDelayThresh(m_delayMin)` clamps the minimum RTT
+            // itself (not an eighth of it) to HyStartDelayMin 4 ms and HyStartDelayMax 1 s; its
+            // RTTs are `TcpSocketBase::EstimateRtt`'s `m_lastRtt = m_rtt->GetEstimate()`, the SRTT.
+            TcpProfile::Ns3 => Defaults {
+                mss: 536,
+                initial_rto_s: 3.0,
+                receive_window: 131_072,
+                hystart_delay_fraction: 1.0,
+                hystart_delay_max_s: 1.0,
+                hystart_smoothed_rtt: true,
+                ..modern
+            },
             // Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, IW10 (RFC 6928), SACK and
             // timestamps (so MSS 1448 on a 1500-byte MTU), 40 ms delayed ACKs (TCP_DELACK_MIN),
             // PRR-SSRB, limited transmit through the SACK pipe, the scoreboard kept across

@@ -571,3 +571,83 @@ fn prr_spreads_the_reduction_over_the_recovery() {
     h.ack(30, &[], false);
     assert_eq!(h.cwnd(), 10.0);
 }
+
+impl Harness {
+    /// Feeds a raw ACK (SACK blocks in bytes) and returns everything sent in response.
+    fn ack_raw(&mut self, ack: u64, blocks: &[(u64, u64)]) -> Vec<Outgoing> {
+        let mut h = TcpHeader { seq: 1, ack, window: 1 << 30, flags: flags::ACK, ..Default::default() };
+        for (i, &b) in blocks.iter().enumerate() {
+            h.sack[i] = b;
+            h.sack_blocks += 1;
+        }
+        self.with_ctx(|s, ctx, g| s.on_packet(&h, ctx, g))
+    }
+}
+
+/// A 3000-byte transfer (segments 1–3 and the FIN at 3001, all in the initial window of 4):
+/// the data is acknowledged, the FIN is lost, and the timer expires. The scoreboard kept across
+/// the timeout marks the FIN lost and resends it, as a FIN of one sequence number without data
+/// (sent with a byte of data the receiver would acknowledge 3003, beyond anything sent, and the
+/// sender, ignoring that ACK, would time out again and again).
+#[test]
+fn a_fin_resent_from_the_scoreboard_carries_no_data() {
+    let spec = TcpSpec { sack: Some(true), sack_across_rto: Some(true), ..ns2("newreno") };
+    let mut h = Harness::transfer(spec, 4.0, Some(3000));
+    h.ack(4, &[], false);
+    let mut out = vec![];
+    while h.sender.stats.timeouts == 0 {
+        let ev = h.events.pop_until(Time::MAX).expect("the timer runs for the FIN");
+        h.now = ev.time;
+        out = h.with_ctx(|s, ctx, g| s.on_timer(ctx, g));
+    }
+    let sent: Vec<_> = out.iter().map(|o| (o.tcp.seq, o.tcp.len, o.tcp.has(flags::FIN))).collect();
+    assert_eq!(sent, vec![(3001, 0, true)]);
+    // The receiver's ACK of the FIN (3002) stops the timer: no further timeout.
+    h.ack_raw(3002, &[]);
+    while let Some(ev) = h.events.pop_until(Time::MAX) {
+        h.now = ev.time;
+        h.with_ctx(|s, ctx, g| s.on_timer(ctx, g));
+    }
+    assert_eq!(h.sender.stats.timeouts, 1);
+    assert_eq!(h.sender.stats.retransmissions, 0);
+}
+
+/// RFC 6675 §4 NextSeg rules 3 and 4 at the tail of a transfer: segments 1–10 (10 000 bytes)
+/// and the FIN (10 001) are out; 1, 7, 10 and the FIN are lost. The third duplicate ACK
+/// (2–4 SACKed) starts recovery: ssthresh = cwnd = FlightSize/2 = 10 001/2 000 = 5.0005,
+/// retransmit 1; pipe = 11 − 3 SACKed − 1 lost + 1 retransmitted = 8. Each further SACK lowers
+/// the pipe by one; at 8–9 SACKed it is 4, leaving room for one segment. Segment 7 has only two
+/// SACKed segments above it, so it is not lost (rule 1), and there is no new data (rule 2):
+/// rule 3 resends it, being below the highest SACKed octet. The partial ACK of 1–6 leaves the
+/// pipe at 4 (7 counted twice, 10, the FIN): rule 3 finds nothing below the highest SACK, so
+/// rule 4's rescue resends the highest unSACKed segment, the FIN. Its SACK then puts 10 below
+/// the highest SACKed octet, and rule 3 resends 10. Without rules 3 and 4 nothing is sent
+/// after the retransmission of 1 and the transfer ends by a timeout.
+#[test]
+fn tail_losses_are_repaired_by_nextseg_rules_3_and_4() {
+    let spec = TcpSpec { sack: Some(true), ssthresh_rule: Some(SsthreshRuleSpec::FlightSize), ..ns2("newreno") };
+    let mut h = Harness::transfer(spec, 11.0, Some(10_000));
+    h.ack(1, &[(2, 2)], false);
+    h.ack(1, &[(2, 3)], false);
+    assert_eq!(h.ack(1, &[(2, 4)], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (5.0005, 5.0005));
+    assert_eq!(h.ack(1, &[(2, 5)], false), Vec::<u64>::new());
+    assert_eq!(h.ack(1, &[(2, 6)], false), Vec::<u64>::new());
+    assert_eq!(h.ack(1, &[(8, 8), (2, 6)], false), Vec::<u64>::new());
+    assert_eq!(h.ack(1, &[(8, 9), (2, 6)], false), vec![7]);
+    let rescue: Vec<_> = h
+        .ack_raw(seg_start(7), &[(7001, 9001)])
+        .iter()
+        .map(|o| (o.tcp.seq, o.tcp.len, o.tcp.has(flags::FIN)))
+        .collect();
+    assert_eq!(rescue, vec![(10_001, 0, true)]);
+    let repaired: Vec<_> =
+        h.ack_raw(seg_start(7), &[(10_001, 10_002), (7001, 9001)]).iter().map(|o| o.tcp.seq).collect();
+    assert_eq!(repaired, vec![seg_start(10)]);
+    // The rescue is sent once per recovery: a further duplicate ACK sends nothing more.
+    assert!(h.ack_raw(seg_start(7), &[(10_001, 10_002), (7001, 9001)]).is_empty());
+    // The ACK of everything, the FIN included, ends recovery with no timeout.
+    h.ack_raw(10_002, &[]);
+    assert_eq!(h.sender.stats.timeouts, 0);
+    assert_eq!(h.sender.stats.retransmissions, 3);
+}

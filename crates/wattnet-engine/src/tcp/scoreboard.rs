@@ -193,8 +193,9 @@ impl Scoreboard {
         self.segs.len() as u32 - self.sacked - self.lost + self.retrans_out
     }
 
-    /// RFC 6675 §4 NextSeg rule 1: the lowest lost, un-SACKed segment not yet retransmitted.
-    pub fn next_lost(&mut self) -> Option<Sent> {
+    /// RFC 6675 §4 NextSeg's candidate for rules 1 and 3: the lowest un-SACKed segment above
+    /// HighRxt (not yet retransmitted), lost or not.
+    pub fn next_unsacked(&mut self) -> Option<Sent> {
         let mut i = self.segs.partition_point(|s| s.end <= self.rxt_scan);
         while let Some(s) = self.segs.get(i) {
             if s.sacked || s.retrans_out {
@@ -202,9 +203,20 @@ impl Scoreboard {
                 i += 1;
                 continue;
             }
-            return s.lost.then_some(*s);
+            return Some(*s);
         }
         None
+    }
+
+    /// The end of the highest SACKed range (RFC 6675 NextSeg (1.b): "the highest octet covered
+    /// by any received SACK").
+    pub fn highest_sacked(&self) -> Option<u64> {
+        self.ranges.last().map(|&(_, r)| r)
+    }
+
+    /// The highest outstanding segment not SACKed (RFC 6675 NextSeg rule 4's rescue).
+    pub fn highest_unsacked(&self) -> Option<Sent> {
+        self.segs.iter().rev().find(|s| !s.sacked).copied()
     }
 
     /// A segment was sent again: its retransmission is in flight.

@@ -57,6 +57,17 @@ pub struct TcpSpec {
     pub prr: Option<PrrSpec>,
     /// CUBIC's HyStart (delay increase) exit from slow start.
     pub hystart: Option<bool>,
+    /// HyStart leaves slow start when a round's minimum RTT exceeds the connection's minimum by
+    /// this fraction of it, clamped to [`hystart_delay_min_s`, `hystart_delay_max_s`]: 1/8
+    /// (Linux, ns2, rfc) or 1 (ns3).
+    pub hystart_delay_fraction: Option<f64>,
+    /// The threshold's floor: 0.004 s in every profile.
+    pub hystart_delay_min_s: Option<f64>,
+    /// The threshold's cap: 0.016 s (Linux, ns2, rfc) or 1 s (ns3).
+    pub hystart_delay_max_s: Option<f64>,
+    /// HyStart compares smoothed RTTs (ns3, as ns-3.44's `TcpCubic` is given them) instead of
+    /// the RTT samples (Linux, ns2, rfc).
+    pub hystart_smoothed_rtt: Option<bool>,
     /// What a loss or ECN reduction halves: `flight_size` (RFC 5681 §3.1 eq. 4) or `cwnd`
     /// (ns-2.35 `tcp.cc` `slowdown()`); default `flight_size` in every profile.
     pub ssthresh_rule: Option<SsthreshRuleSpec>,

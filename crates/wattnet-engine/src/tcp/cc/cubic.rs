@@ -1,7 +1,8 @@
 //! CUBIC (RFC 9438; Linux `net/ipv4/tcp_cubic.c`).
 //!
-//! HyStart (Linux's delay-increase detection) is a switch (the `hystart` TCP field); HyStart++
-//! (RFC 9406) and HyStart's ACK-train detection are not modelled. Not modelled either: removing
+//! HyStart (the delay-increase detection) is a switch (the `hystart` TCP field) with its
+//! threshold's parameters (Linux's or ns-3's); HyStart++ (RFC 9406) and HyStart's ACK-train
+//! detection are not modelled. Not modelled either: removing
 //! application-limited periods from
 //! `t` (RFC 9438 §5.8), because the sender does not report idle periods; and the undo of
 //! spurious congestion events (§4.9, MAY).
@@ -85,11 +86,38 @@ pub struct Cubic {
     hystart: Option<HyStart>,
 }
 
+/// HyStart's delay-increase threshold: slow start ends when a round's minimum RTT exceeds the
+/// connection's minimum by clamp(`delay_fraction`·minimum, `delay_min`, `delay_max`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HyStartParams {
+    pub delay_fraction: f64,
+    pub delay_min: Time,
+    pub delay_max: Time,
+    /// The RTTs compared are the smoothed RTT after each sample (ns-3.44 passes
+    /// `m_tcb->m_lastRtt`, set to `m_rtt->GetEstimate()`, to `PktsAcked`), not the samples (Linux).
+    pub smoothed_rtt: bool,
+}
+
+impl HyStartParams {
+    /// Linux `tcp_cubic.c`: `HYSTART_DELAY_THRESH(delay_min >> 3)`, clamped to 4 and 16 ms.
+    pub const LINUX: HyStartParams = HyStartParams {
+        delay_fraction: 0.125,
+        delay_min: 4_000_000_000,
+        delay_max: 16_000_000_000,
+        smoothed_rtt: false,
+    };
+
+    fn threshold(&self, delay_min: Time) -> Time {
+        ((delay_min as f64 * self.delay_fraction).round() as Time).clamp(self.delay_min, self.delay_max)
+    }
+}
+
 /// Linux `tcp_cubic.c` HyStart, delay-increase detection (Ha and Rhee, "Taming the elephants:
 /// New TCP slow start", Computer Networks, 2011): leave slow start when the minimum RTT of a
-/// round's first samples exceeds the connection's minimum by clamp(min/8, 4 ms, 16 ms).
-#[derive(Clone, Debug, Default)]
+/// round's first samples exceeds the connection's minimum by the threshold of [`HyStartParams`].
+#[derive(Clone, Debug)]
 struct HyStart {
+    params: HyStartParams,
     found: bool,
     /// The round ends when snd_una passes this (segments; Linux `end_seq`).
     round_end: f64,
@@ -106,22 +134,25 @@ const HYSTART_LOW_WINDOW: f64 = 16.0;
 const HYSTART_MIN_SAMPLES: u32 = 8;
 
 impl HyStart {
-    /// `hystart_update` for one ACK in slow start; true when slow start should end.
-    fn update(&mut self, ack: &Ack) -> bool {
+    fn new(params: HyStartParams, delay_min: Option<Time>) -> HyStart {
+        HyStart { params, found: false, round_end: 0.0, curr_rtt: None, samples: 0, delay_min }
+    }
+
+    /// `hystart_update` for one ACK in slow start with its RTT `rtt`; true when slow start should end.
+    fn update(&mut self, ack: &Ack, rtt: Option<Time>) -> bool {
         if ack.snd_una > self.round_end {
             // `bictcp_hystart_reset`: a new round.
             self.round_end = ack.snd_nxt;
             self.curr_rtt = None;
             self.samples = 0;
         }
-        let (Some(rtt), Some(delay_min)) = (ack.rtt, self.delay_min) else { return false };
+        let (Some(rtt), Some(delay_min)) = (rtt, self.delay_min) else { return false };
         self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
         if self.samples < HYSTART_MIN_SAMPLES {
             self.samples += 1;
             return false;
         }
-        let threshold = (delay_min / 8).clamp(crate::time::from_secs(0.004), crate::time::from_secs(0.016));
-        self.found = self.curr_rtt.is_some_and(|c| c > delay_min + threshold);
+        self.found = self.curr_rtt.is_some_and(|c| c > delay_min + self.params.threshold(delay_min));
         self.found
     }
 }
@@ -132,8 +163,16 @@ impl Cubic {
     }
 
     /// CUBIC with HyStart's delay-based slow-start exit.
-    pub fn with_hystart(params: CubicParams) -> Cubic {
-        Cubic { hystart: Some(HyStart::default()), ..Cubic::new(params) }
+    pub fn with_hystart(params: CubicParams, hystart: HyStartParams) -> Cubic {
+        Cubic { hystart: Some(HyStart::new(hystart, None)), ..Cubic::new(params) }
+    }
+
+    /// The RTT HyStart compares on this ACK: its sample, or the smoothed RTT after it.
+    fn hystart_rtt(&self, ack: &Ack) -> Option<Time> {
+        match &self.hystart {
+            Some(h) if h.params.smoothed_rtt => ack.rtt.and(self.srtt.map(crate::time::from_secs)),
+            _ => ack.rtt,
+        }
     }
 
     fn start_epoch(&mut self, now: Time, cwnd: f64) -> Epoch {
@@ -154,9 +193,6 @@ impl Cubic {
 
 impl CongestionControl for Cubic {
     fn on_ack(&mut self, _g: Subflows, _w: &Window, ack: &Ack) {
-        if let (Some(h), Some(r)) = (&mut self.hystart, ack.rtt) {
-            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
-        }
         if let Some(sample) = ack.rtt {
             let r = to_secs(sample);
             // RFC 6298 §2.2–2.3 with α = 1/8.
@@ -165,11 +201,16 @@ impl CongestionControl for Cubic {
                 Some(srtt) => 0.875 * srtt + 0.125 * r,
             });
         }
+        let rtt = self.hystart_rtt(ack);
+        if let (Some(h), Some(r)) = (&mut self.hystart, rtt) {
+            h.delay_min = Some(h.delay_min.map_or(r, |m| m.min(r)));
+        }
     }
 
     fn grow(&mut self, _g: Subflows, w: &mut Window, ack: &Ack) {
+        let rtt = self.hystart_rtt(ack);
         if let Some(h) = &mut self.hystart {
-            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack) {
+            if !h.found && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW && h.update(ack, rtt) {
                 w.ssthresh = w.cwnd; // Linux: snd_ssthresh = cwnd, congestion avoidance from here
             }
         }
@@ -214,7 +255,7 @@ impl CongestionControl for Cubic {
         self.epoch = None;
         if let (Some(h), Congestion::Timeout) = (&mut self.hystart, why) {
             // Linux `bictcp_state(TCP_CA_Loss)`: HyStart may act again in the next slow start.
-            *h = HyStart { delay_min: h.delay_min, ..HyStart::default() };
+            *h = HyStart::new(h.params, h.delay_min);
         }
         (cwnd * p.beta).max(2.0) // §4.6: ssthresh ≥ 2 segments
     }
@@ -441,7 +482,7 @@ mod tests {
     #[test]
     fn hystart_exits_slow_start_when_the_round_minimum_rises_past_the_threshold() {
         let ms = |v: f64| from_secs(v / 1000.0);
-        let mut cubic = Cubic::with_hystart(CubicParams::default());
+        let mut cubic = Cubic::with_hystart(CubicParams::default(), HyStartParams::LINUX);
         let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
         let mut una = 0.0;
         let mut round = |cubic: &mut Cubic, w: &mut Window, rtt: f64, n: usize| {
@@ -468,11 +509,33 @@ mod tests {
         assert_eq!(w.ssthresh, 1e9, "eight samples are only gathered");
         round(&mut cubic, &mut w, 113.0, 1);
         assert_eq!(w.ssthresh, 1e9, "a new round starts its count again");
-        let mut again = Cubic::with_hystart(CubicParams::default());
+        let mut again = Cubic::with_hystart(CubicParams::default(), HyStartParams::LINUX);
         let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
         round(&mut again, &mut w, 100.0, 9);
         round(&mut again, &mut w, 113.0, 9);
         assert_eq!(w.ssthresh, 16.0, "the ninth 113 ms sample ends slow start at cwnd 16");
+        // ns-3.44's threshold, clamp(100 ms, 4 ms, 1 s) = 100 ms: 113 ms and 200 ms stay within
+        // it; 201 ms ends slow start.
+        let ns3 = HyStartParams { delay_fraction: 1.0, delay_min: ms(4.0), delay_max: ms(1000.0), smoothed_rtt: false };
+        let mut ns3_cubic = Cubic::with_hystart(CubicParams::default(), ns3);
+        let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+        round(&mut ns3_cubic, &mut w, 100.0, 9);
+        round(&mut ns3_cubic, &mut w, 113.0, 9);
+        round(&mut ns3_cubic, &mut w, 200.0, 9);
+        assert_eq!(w.ssthresh, 1e9, "200 ms is within 100 + 100 ms");
+        round(&mut ns3_cubic, &mut w, 201.0, 9);
+        assert_eq!(w.ssthresh, 16.0);
+        // Given smoothed RTTs (ns-3.44 hands TcpCubic the SRTT), a round of 250 ms samples after
+        // 100 ms ones starts at SRTT ⅞·100 + ⅛·250 = 118.75 ms, the round's minimum: within
+        // 100 + 100 ms, so slow start goes on, where the samples themselves (250 > 200) end it.
+        let smoothed = HyStartParams { smoothed_rtt: true, ..ns3 };
+        for (params, ends) in [(smoothed, false), (ns3, true)] {
+            let mut cubic = Cubic::with_hystart(CubicParams::default(), params);
+            let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };
+            round(&mut cubic, &mut w, 100.0, 9);
+            round(&mut cubic, &mut w, 250.0, 9);
+            assert_eq!(w.ssthresh == 16.0, ends, "smoothed: {}", params.smoothed_rtt);
+        }
         // Without HyStart the same samples keep slow start going.
         let mut plain = Cubic::new(CubicParams::default());
         let mut w = Window { cwnd: 16.0, ssthresh: 1e9 };

@@ -15,7 +15,7 @@ mod vegas;
 mod vegas_ns2;
 
 pub use bic::{Bic, BicParams};
-pub use cubic::{Cubic, CubicParams};
+pub use cubic::{Cubic, CubicParams, HyStartParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use external::{supply, CcFactory, CcFlow, ExternalCcSpec};
 pub use multipath::{
@@ -341,10 +341,16 @@ impl CcSpec {
 }
 
 /// The algorithm of a scenario's `congestion_control`, ready for one connection of `subflows`
-/// subflows (1 for single-path TCP). `hystart` turns on CUBIC's HyStart (other algorithms
-/// have none). A single-path algorithm on several subflows runs uncoupled, one instance each;
-/// an external one is one controller per connection seeing every subflow, as a coupled one is.
+/// subflows (1 for single-path TCP). `hystart` turns on CUBIC's HyStart with Linux's thresholds
+/// (other algorithms have none); [`from_spec_with`] takes the thresholds.
 pub fn from_spec(spec: &CcSpec, hystart: bool, subflows: usize) -> Box<dyn CongestionControl> {
+    from_spec_with(spec, hystart.then_some(HyStartParams::LINUX), subflows)
+}
+
+/// As [`from_spec`], with HyStart's thresholds when it is on. A single-path algorithm on several
+/// subflows runs uncoupled, one instance each; an external one is one controller per connection
+/// seeing every subflow, as a coupled one is.
+pub fn from_spec_with(spec: &CcSpec, hystart: Option<HyStartParams>, subflows: usize) -> Box<dyn CongestionControl> {
     use multipath::*;
     let n = subflows.max(1);
     match spec {
@@ -364,13 +370,15 @@ pub fn from_spec(spec: &CcSpec, hystart: bool, subflows: usize) -> Box<dyn Conge
 }
 
 /// One instance of a single-path algorithm.
-fn single_path(spec: &CcSpec, hystart: bool) -> Box<dyn CongestionControl> {
+fn single_path(spec: &CcSpec, hystart: Option<HyStartParams>) -> Box<dyn CongestionControl> {
     match spec {
         // Tahoe, Reno and NewReno share Reno's window; the sender does their recovery.
         CcSpec::Tahoe | CcSpec::Reno | CcSpec::Newreno => Box::new(Reno),
         CcSpec::Bic(p) => Box::new(Bic::new(p.clone())),
-        CcSpec::Cubic(p) if hystart => Box::new(Cubic::with_hystart(p.clone())),
-        CcSpec::Cubic(p) => Box::new(Cubic::new(p.clone())),
+        CcSpec::Cubic(p) => match hystart {
+            Some(h) => Box::new(Cubic::with_hystart(p.clone(), h)),
+            None => Box::new(Cubic::new(p.clone())),
+        },
         CcSpec::Vegas(p) if p.variant == Some(VegasVariant::Ns2) => Box::new(Ns2Vegas::new(p.clone())),
         CcSpec::Vegas(p) => Box::new(Vegas::new(p.clone())),
         CcSpec::Dctcp(p) => Box::new(Dctcp::new(p.clone())),

@@ -74,6 +74,8 @@ pub struct Sender {
     dupacks: u32,
     /// RFC 6582 `recover`, RFC 6675 RecoveryPoint.
     recover: u64,
+    /// RFC 6675 RescueRxt: the RecoveryPoint of the recovery whose rescue retransmission was sent.
+    rescue_rxt: Option<u64>,
     partial_acks: u32,
     /// RFC 6937 state, in segments: RecoverFS, prr_delivered, prr_out, and the data the
     /// current ACK delivered (cumulatively or by SACK).
@@ -133,6 +135,7 @@ impl Sender {
             rcv_ack: 0,
             dupacks: 0,
             recover: 0,
+            rescue_rxt: None,
             partial_acks: 0,
             recover_fs: 0.0,
             prr_delivered: 0.0,

@@ -63,29 +63,59 @@ impl Sender {
     }
 
     /// RFC 6675 §5 step (C) and §6: send while cwnd − pipe ≥ 1 segment, choosing by NextSeg
-    /// (lost segments first when `repair`, then new data).
+    /// (lost segments first when `repair`, then new data, then in fast recovery rules 3 and 4).
     fn send_by_pipe(&mut self, ctx: &mut Ctx, g: &mut Group, repair: bool) {
         let mut pipe = self.sent.pipe() as f64;
-        if repair && self.cong == CongState::Recovery && self.prr != Prr::Off {
+        let recovering = repair && self.cong == CongState::Recovery;
+        if recovering && self.prr != Prr::Off {
             self.window.cwnd = pipe + self.prr_sndcnt(pipe);
         }
         while self.window.cwnd - pipe >= 1.0 {
+            let candidate = if repair { self.sent.next_unsacked() } else { None };
             // NextSeg rule 1: the lowest lost, unSACKed segment not yet retransmitted.
-            if let Some(s) = repair.then(|| self.sent.next_lost()).flatten() {
-                self.send_segment(s.start, (s.end - s.start) as u32, s.dsn, ctx);
+            if let Some(s) = candidate.filter(|s| s.lost) {
+                self.resend(s, ctx);
                 pipe += 1.0;
                 continue;
             }
             // NextSeg rule 2: new data, if the receiver's window allows.
-            if self.data_end != u64::MAX {
+            let room = (self.snd_una + self.rwnd.max(self.mss as u64)).saturating_sub(self.snd_max);
+            let grant =
+                if self.data_end == u64::MAX { g.take(self.index, self.cong, self.mss, room, ctx.now) } else { None };
+            if let Some((dsn, len)) = grant {
+                self.send_segment(self.snd_max, len as u32, dsn, ctx);
+                self.snd_nxt = self.snd_max;
+                pipe += 1.0;
+                continue;
+            }
+            if !recovering {
                 break;
             }
-            let room = (self.snd_una + self.rwnd.max(self.mss as u64)).saturating_sub(self.snd_max);
-            let Some((dsn, len)) = g.take(self.index, self.cong, self.mss, room, ctx.now) else { break };
-            self.send_segment(self.snd_max, len as u32, dsn, ctx);
-            self.snd_nxt = self.snd_max;
+            // NextSeg rule 3: with no new data to send, an unSACKed segment above HighRxt and
+            // below the highest SACKed octet, lost or not (RFC 6675 §4 (3): criteria 1.a, 1.b).
+            if let Some(s) = candidate.filter(|s| self.sent.highest_sacked().is_some_and(|h| s.end <= h)) {
+                self.resend(s, ctx);
+                pipe += 1.0;
+                continue;
+            }
+            // NextSeg rule 4, the rescue retransmission: once per recovery (HighACK > RescueRxt),
+            // the highest outstanding unSACKed segment, so a loss at the tail of the data keeps
+            // the ACK clock going instead of waiting for the timer (RFC 6675 §4 (4)).
+            if self.rescue_rxt.is_some_and(|r| self.snd_una <= r) {
+                break;
+            }
+            let Some(s) = self.sent.highest_unsacked() else { break };
+            self.rescue_rxt = Some(self.recover);
+            self.resend(s, ctx);
             pipe += 1.0;
         }
+    }
+
+    /// Sends a segment of the scoreboard again; the FIN, which occupies one sequence number,
+    /// again without data.
+    fn resend(&mut self, s: Sent, ctx: &mut Ctx) {
+        let len = if s.start == self.data_end { 0 } else { s.end - s.start };
+        self.send_segment(s.start, len as u32, s.dsn, ctx);
     }
 
     /// RFC 6937 §3: the segments PRR lets this ACK send, with pipe and ssthresh in segments.

@@ -168,7 +168,7 @@ impl Red {
         if mean_packet_bytes == 0 {
             return Err(err("mean_packet_bytes", "must be at least 1".into()));
         }
-        if !(mark_p >= 0.0 && mark_p <= 1.0) {
+        if !(0.0..=1.0).contains(&mark_p) {
             return Err(err("mark_p", format!("must be in [0, 1], got {mark_p}")));
         }
         let rules = Rules::of(preset);

@@ -47,10 +47,8 @@ fn the_preset_resolves_each_rule_and_a_field_overrides_it() {
     let plain = red(r#"{"type": "red", "min_th": 5, "max_th": 15, "limit_packets": 50}"#);
     assert!(plain.buffer.count_in_service && !plain.buffer.admit_below && !plain.early_needs_backlog);
     assert_eq!((plain.count_rule, plain.count_bytes, plain.mark_p), (RedCountRule::Floyd, false, None));
-    let mixed = red(
-        r#"{"type": "red", "preset": "ns2", "min_th": 5, "max_th": 15, "limit_packets": 50,
-            "count_in_service": true, "count_bytes": false, "use_mark_p": false, "count_rule": "floyd"}"#,
-    );
+    let mixed = red(r#"{"type": "red", "preset": "ns2", "min_th": 5, "max_th": 15, "limit_packets": 50,
+            "count_in_service": true, "count_bytes": false, "use_mark_p": false, "count_rule": "floyd"}"#);
     assert!(mixed.buffer.count_in_service && mixed.early_needs_backlog);
     assert_eq!((mixed.count_rule, mixed.count_bytes, mixed.mark_p), (RedCountRule::Floyd, false, None));
 }
@@ -198,10 +196,8 @@ fn ecn_marks_only_while_p_b_is_at_most_mark_p() {
 fn without_the_forced_region_the_probability_reaches_one() {
     // avg 30 = 2·max_th: with use_mark_p p_b = 1 and every arrival after the stretch's first is
     // dropped (count 1: p = 1/(2 − 1) = 1), even ECN-capable ones.
-    let mut red = red(
-        r#"{"type": "red", "preset": "ns2", "min_th": 5, "max_th": 15, "w_q": 1.0, "ecn": true,
-            "limit_packets": 1000}"#,
-    );
+    let mut red = red(r#"{"type": "red", "preset": "ns2", "min_th": 5, "max_th": 15, "w_q": 1.0, "ecn": true,
+            "limit_packets": 1000}"#);
     let ect = Arrival { now: 0, size_bytes: 1040, ecn: Ecn::Ect0 };
     assert_eq!(red.admit(&held(30, 1040), ect), Admission::Enqueue);
     for _ in 0..5 {
@@ -215,10 +211,9 @@ fn without_the_forced_region_the_probability_reaches_one() {
 
 #[test]
 fn mark_p_is_checked() {
-    let spec: QueueSpec = serde_json::from_str(
-        r#"{"type": "red", "min_th": 5, "max_th": 15, "mark_p": 1.5, "limit_packets": 50}"#,
-    )
-    .unwrap();
+    let spec: QueueSpec =
+        serde_json::from_str(r#"{"type": "red", "min_th": 5, "max_th": 15, "mark_p": 1.5, "limit_packets": 50}"#)
+            .unwrap();
     let e = Red::from_spec(&spec, "links[0].queue", stream(1, domain::QUEUE, 0)).unwrap_err();
     assert_eq!(e.field, "links[0].queue.mark_p");
 }

@@ -92,11 +92,10 @@ def test_ecn_cuts_network_and_receiver_overhead_below_droptail(cases, n):
 
 
 def test_e2_droptail_overhead_and_the_order_at_25_clients(cases):
-    """E2: DT's 10.18 % is met within 25 %; ECN lowest, saving at least half of DT's. RED is not below DT
-    (the paper's DT > RED): ns-2.35's RED, which wattnet's ns2 preset follows, has 15.2 % against DT's 11.5 %."""
+    """E2: DT's 10.18 % is met within 25 %; DT > RED > ECN, ECN saving at least half of DT's."""
     network = setting(cases, 25, 20, False, "network_overhead_pct").loc[64]
     assert abs(network["DT"] - 10.18) <= 0.25 * 10.18, network
-    assert network["RED"] >= network["DT"] - 0.5 and network["DT"] > network["ECN"], network
+    assert network["DT"] > network["RED"] > network["ECN"], network
     assert (network["DT"] - network["ECN"]) / network["DT"] >= 0.5, network
 
 
@@ -110,9 +109,9 @@ def test_ecn_sends_fewer_acks_and_more_so_with_larger_buffers(cases):
     noisy = cases[cases["errors"] & cases["n"].isin([10, 25])].pivot_table(
         index=["n", "d_ms", "ql"], columns="queue", values="acks_per_transfer"
     )
-    # 25 clients, d 20 ms, QL 16: a tie (51.03 against 51.02; ns-2.35 51.3 and 56.4).
-    assert (noisy["ECN"] < noisy["RED"]).drop((25, 20, 16)).all(), noisy
-    assert noisy.loc[(25, 20, 16), "ECN"] == pytest.approx(noisy.loc[(25, 20, 16), "RED"], rel=0.01), noisy
+    # With ns-2.35's RED (the ns2 preset) also at 25 clients, d 20 ms, QL 16: 48.3 against 51.7 (ns-2.35 51.3
+    # and 56.4), where a RED counting packets tied (51.0 and 51.0).
+    assert (noisy["ECN"] < noisy["RED"]).all(), noisy
 
 
 def test_replications_agree_and_droptail_alone_is_deterministic(reproduction):

@@ -59,7 +59,14 @@ def test_aqm_defaults_are_the_engines(scenario_dict):
         "idle_decay": "ns2",
         "limit_packets": 100,
         "limit_bytes": None,
-        "count_in_service": True,
+        "count_in_service": None,
+        "preset": "wattnet",
+        "admit_below_limit": None,
+        "early_needs_backlog": None,
+        "count_rule": None,
+        "count_bytes": None,
+        "use_mark_p": None,
+        "mark_p": 0.1,
     }
     assert engine["links"][1]["queue"] == {
         "type": "threshold",

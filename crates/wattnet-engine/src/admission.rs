@@ -30,6 +30,9 @@ pub struct BufferLimit {
     pub limit: Limit,
     /// ns-2 counts the packet being transmitted towards the limit.
     pub count_in_service: bool,
+    /// A byte limit admits while the bytes already held are below it, whatever the arriving
+    /// packet's size (ns-2.35 `red.cc`: drop when qlen ≥ qlim); false: the packet must fit whole.
+    pub admit_below: bool,
 }
 
 /// What a discipline sees of its port when a packet arrives.
@@ -83,10 +86,11 @@ impl BufferLimit {
                 ))
             }
         };
-        Ok(BufferLimit { limit, count_in_service })
+        Ok(BufferLimit { limit, count_in_service, admit_below: false })
     }
 
-    /// Packet mode accepts while qlen < L, byte mode while qlen_bytes + size ≤ L.
+    /// Packet mode accepts while qlen < L, byte mode while qlen_bytes + size ≤ L (with
+    /// `admit_below`: while qlen_bytes < L).
     #[inline]
     pub fn admits(&self, q: &QueueState, size_bytes: u32) -> bool {
         let (serving_pkts, serving_bytes) = match (self.count_in_service, q.in_service_bytes) {
@@ -95,6 +99,7 @@ impl BufferLimit {
         };
         match self.limit {
             Limit::Packets(l) => q.waiting_packets + serving_pkts < l,
+            Limit::Bytes(l) if self.admit_below => q.waiting_bytes + serving_bytes < l,
             Limit::Bytes(l) => q.waiting_bytes + serving_bytes + size_bytes as u64 <= l,
         }
     }

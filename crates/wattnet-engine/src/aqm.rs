@@ -7,7 +7,7 @@ use crate::admission::{Admission, Arrival, BufferLimit, Limit, QueueState};
 use crate::error::ScenarioError;
 use crate::packet::Ecn;
 use crate::rng::Rng;
-use crate::scenario::{QueueSpec, RedIdleDecay, RedMode};
+use crate::scenario::{QueueSpec, RedCountRule, RedIdleDecay, RedMode, RedPreset};
 use crate::time::{serialization, Time};
 
 /// ECN-capable: ECT(0), ECT(1), or already CE (RFC 3168 §5).
@@ -30,10 +30,19 @@ pub struct Red {
     mean_packet_bytes: u32,
     idle_decay: RedIdleDecay,
     pub(crate) buffer: BufferLimit,
+    early_needs_backlog: bool,
+    count_rule: RedCountRule,
+    count_bytes: bool,
+    /// `Some(mark_p)`: ns-2's `use_mark_p_` with its `mark_p_`.
+    mark_p: Option<f64>,
     /// Moving average of the queue, in packets or bytes (`mode`).
     avg: f64,
-    /// Arrivals since the last drop or mark; −1 while the average is below min_th.
+    /// Arrivals since the last drop or mark; −1 while the average is below min_th (Floyd's rule).
     count: i64,
+    /// Bytes arrived since the last drop or mark (ns-2's `count_bytes`).
+    bytes_since: u64,
+    /// ns-2's `old`: the previous arrival was in the early region with a backlog.
+    in_region: bool,
     rng: Rng,
 }
 
@@ -52,6 +61,8 @@ enum Signal {
     None,
     /// A random early decision: ECN may mark instead of dropping.
     Early,
+    /// A random early decision that drops even ECN-capable packets (p_b above `mark_p`).
+    EarlyDrop,
     /// The forced region: always a drop.
     Forced,
 }
@@ -78,6 +89,41 @@ pub fn spread_probability(p_b: f64, count: i64, wait: bool) -> f64 {
     p_a.min(1.0)
 }
 
+/// The rules a `QueueSpec::Red` leaves null, as its preset states them.
+struct Rules {
+    count_in_service: bool,
+    admit_below_limit: bool,
+    early_needs_backlog: bool,
+    count_rule: RedCountRule,
+    count_bytes: bool,
+    use_mark_p: bool,
+}
+
+impl Rules {
+    fn of(preset: RedPreset) -> Rules {
+        match preset {
+            RedPreset::Wattnet => Rules {
+                count_in_service: true,
+                admit_below_limit: false,
+                early_needs_backlog: false,
+                count_rule: RedCountRule::Floyd,
+                count_bytes: false,
+                use_mark_p: false,
+            },
+            // ns-2.35 red.cc and ns-default.tcl (bytes_ true, use_mark_p_ true); Queue limit_
+            // counts only waiting packets in REDQueue::enque.
+            RedPreset::Ns2 => Rules {
+                count_in_service: false,
+                admit_below_limit: true,
+                early_needs_backlog: true,
+                count_rule: RedCountRule::Ns2,
+                count_bytes: true,
+                use_mark_p: true,
+            },
+        }
+    }
+}
+
 impl Red {
     /// Validates a `QueueSpec::Red`; errors name the field under `field`.
     pub fn from_spec(spec: &QueueSpec, field: &str, rng: Rng) -> Result<Red, ScenarioError> {
@@ -95,6 +141,13 @@ impl Red {
             limit_packets,
             limit_bytes,
             count_in_service,
+            preset,
+            admit_below_limit,
+            early_needs_backlog,
+            count_rule,
+            count_bytes,
+            use_mark_p,
+            mark_p,
         } = *spec
         else {
             panic!("Red::from_spec called with a {spec:?} queue");
@@ -115,7 +168,18 @@ impl Red {
         if mean_packet_bytes == 0 {
             return Err(err("mean_packet_bytes", "must be at least 1".into()));
         }
-        let buffer = BufferLimit::from_spec(limit_packets, limit_bytes, count_in_service, field, "red")?;
+        if !(0.0..=1.0).contains(&mark_p) {
+            return Err(err("mark_p", format!("must be in [0, 1], got {mark_p}")));
+        }
+        let rules = Rules::of(preset);
+        let mut buffer = BufferLimit::from_spec(
+            limit_packets,
+            limit_bytes,
+            count_in_service.unwrap_or(rules.count_in_service),
+            field,
+            "red",
+        )?;
+        buffer.admit_below = admit_below_limit.unwrap_or(rules.admit_below_limit);
         // The average never reaches the buffer size: a min_th at or above it disables RED.
         match (mode, buffer.limit) {
             (RedMode::Packets, Limit::Packets(l)) if min_th >= l as f64 => {
@@ -138,8 +202,14 @@ impl Red {
             mean_packet_bytes,
             idle_decay,
             buffer,
+            early_needs_backlog: early_needs_backlog.unwrap_or(rules.early_needs_backlog),
+            count_rule: count_rule.unwrap_or(rules.count_rule),
+            count_bytes: count_bytes.unwrap_or(rules.count_bytes),
+            mark_p: use_mark_p.unwrap_or(rules.use_mark_p).then_some(mark_p),
             avg: 0.0,
             count: -1,
+            bytes_since: 0,
+            in_region: false,
             rng,
         })
     }
@@ -153,41 +223,81 @@ impl Red {
     /// drops, then tail-drop at the physical limit independently of RED.
     pub fn admit(&mut self, q: &QueueState, arrival: Arrival) -> Admission {
         self.update_average(q, arrival.now);
-        let signal = match self.region() {
+        // ns-2.35 red.cc enque(): early decisions only while qlen > 1 (packets or bytes waiting).
+        let backlog = !self.early_needs_backlog
+            || match self.mode {
+                RedMode::Packets => q.waiting_packets > 1,
+                RedMode::Bytes => q.waiting_bytes > 1,
+            };
+        let region = if backlog { self.region() } else { Region::Below };
+        let signal = match region {
             Region::Below => {
                 self.count = -1; // F&J 1993 Fig. 2: count ← −1 below min_th.
+                self.bytes_since = 0;
+                self.in_region = false; // ns-2 red.cc: old ← 0.
                 Signal::None
             }
             Region::Forced => {
                 self.count = 0; // F&J 1993 Fig. 2: every arrival in the forced region, count ← 0.
+                self.bytes_since = 0;
                 Signal::Forced
             }
-            Region::Probabilistic(p_b) => {
-                let p_b = match self.mode {
-                    // F&J 1993 byte mode: p_b ← p_b·size/M, so large packets are hit more.
-                    RedMode::Bytes => (p_b * arrival.size_bytes as f64 / self.mean_packet_bytes as f64).min(1.0),
-                    RedMode::Packets => p_b,
-                };
-                self.count += 1;
-                let p_a = spread_probability(p_b, self.count, self.wait);
-                if p_a >= 1.0 || (p_a > 0.0 && self.rng.gen::<f64>() < p_a) {
-                    self.count = 0;
-                    Signal::Early
-                } else {
-                    Signal::None
-                }
-            }
+            Region::Probabilistic(p_b) => self.early(p_b, arrival.size_bytes),
         };
         if !self.buffer.admits(q, arrival.size_bytes) {
             // ns-2 red.cc enque(): an overflow is a forced drop and restarts count.
             self.count = self.count.min(0);
+            self.bytes_since = 0;
             return Admission::DropOverflow;
         }
         match signal {
             Signal::None => Admission::Enqueue,
             // RFC 3168 §7 and ns-2 setbit_: mark only on early (probabilistic) decisions.
             Signal::Early if self.ecn && ecn_capable(arrival.ecn) => Admission::EnqueueMarked,
-            Signal::Early | Signal::Forced => Admission::DropEarly,
+            Signal::Early | Signal::EarlyDrop | Signal::Forced => Admission::DropEarly,
+        }
+    }
+
+    /// An arrival in the early region with drop probability p_b (before spreading).
+    fn early(&mut self, p_b: f64, size_bytes: u32) -> Signal {
+        self.count = self.count.max(-1) + 1;
+        self.bytes_since += size_bytes as u64;
+        if self.count_rule == RedCountRule::Ns2 && !self.in_region {
+            // ns-2.35 red.cc enque(): the first arrival of a stretch sets count 1 and passes.
+            self.in_region = true;
+            self.count = 1;
+            self.bytes_since = size_bytes as u64;
+            return Signal::None;
+        }
+        self.in_region = true;
+        let size_ratio = size_bytes as f64 / self.mean_packet_bytes as f64;
+        let p_a = if self.count_bytes {
+            // ns-2.35 red.cc modify_p() with bytes_: count = count_bytes/mean_pktsize (integer
+            // division), and the spread p scaled by size/mean_pktsize when below 1.
+            let count = (self.bytes_since / self.mean_packet_bytes as u64) as i64;
+            let p = spread_probability(p_b, count, self.wait);
+            if p < 1.0 {
+                (p * size_ratio).min(1.0)
+            } else {
+                p
+            }
+        } else {
+            let p_b = match self.mode {
+                // F&J 1993 byte mode: p_b ← p_b·size/M, so large packets are hit more.
+                RedMode::Bytes => (p_b * size_ratio).min(1.0),
+                RedMode::Packets => p_b,
+            };
+            spread_probability(p_b, self.count, self.wait)
+        };
+        if !(p_a >= 1.0 || (p_a > 0.0 && self.rng.gen::<f64>() < p_a)) {
+            return Signal::None;
+        }
+        self.count = 0;
+        self.bytes_since = 0;
+        match self.mark_p {
+            // ns-2.35 red.cc drop_early(): with use_mark_p_, mark only while p_b ≤ mark_p_.
+            Some(mark_p) if p_b > mark_p => Signal::EarlyDrop,
+            _ => Signal::Early,
         }
     }
 
@@ -222,6 +332,10 @@ impl Red {
         } else if self.gentle && avg < 2.0 * self.max_th {
             // Floyd's gentle_ note: p_b rises linearly from max_p to 1 up to 2·max_th.
             Region::Probabilistic(self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th)
+        } else if self.mark_p.is_some() {
+            // ns-2.35 red.cc enque(): use_mark_p_ skips the forced branch; calculate_p_new()
+            // caps the gentle line (or gives 1 without gentle) at 1.
+            Region::Probabilistic(1.0)
         } else {
             Region::Forced
         }
@@ -592,3 +706,7 @@ mod tests {
         assert!(e.message.contains("threshold needs exactly one of limit_packets"), "{e}");
     }
 }
+
+#[cfg(test)]
+#[path = "red_ns2_tests.rs"]
+mod red_ns2_tests;

@@ -22,7 +22,7 @@ pub enum QueueDiscipline {
 
 impl QueueDiscipline {
     pub fn drop_tail(limit: Limit, count_in_service: bool) -> QueueDiscipline {
-        QueueDiscipline::DropTail(BufferLimit { limit, count_in_service })
+        QueueDiscipline::DropTail(BufferLimit { limit, count_in_service, admit_below: false })
     }
 
     /// `rng` is the port's own stream (domain QUEUE); only RED draws from it.

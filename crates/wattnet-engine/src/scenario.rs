@@ -226,8 +226,40 @@ pub enum QueueSpec {
         idle_decay: RedIdleDecay,
         limit_packets: Option<u32>,
         limit_bytes: Option<u64>,
-        #[serde(default = "yes")]
-        count_in_service: bool,
+        /// Whether the packet being transmitted counts towards the limit; null: the preset's
+        /// (`wattnet` true, `ns2` false: ns-2.35's RED lets `limit_` packets wait besides it).
+        #[serde(default)]
+        count_in_service: Option<bool>,
+        /// Where the rules below take their values when left null: `wattnet` (Floyd &
+        /// Jacobson's Figure 2) or `ns2` (ns-2.35's `red.cc` as shipped; docs/models/queue-management.md §2).
+        #[serde(default)]
+        preset: RedPreset,
+        /// A byte limit admits an arrival while the bytes waiting are below it, even if the
+        /// packet then passes it (ns-2.35 `red.cc`: drop when qlen ≥ qlim); false: only a
+        /// packet that fits whole. Null: the preset's (`ns2` true).
+        #[serde(default)]
+        admit_below_limit: Option<bool>,
+        /// No early drop or mark unless more than one packet (in byte mode, one byte) waits
+        /// (ns-2.35 `red.cc`: `qlen > 1`). Null: the preset's (`ns2` true).
+        #[serde(default)]
+        early_needs_backlog: Option<bool>,
+        /// How `count` starts when the average enters the early region. Null: the preset's.
+        #[serde(default)]
+        count_rule: Option<RedCountRule>,
+        /// Space drops by the bytes since the last one ÷ `mean_packet_bytes` (integer) and scale
+        /// the spread probability by size/`mean_packet_bytes` afterwards (ns-2.35 `bytes_`);
+        /// in byte mode this replaces the scaling of p_b before spreading. Null: the preset's
+        /// (`ns2` true, ns-2.35's default).
+        #[serde(default)]
+        count_bytes: Option<bool>,
+        /// With `ecn`: mark only while p_b ≤ `mark_p` and drop above it, also ECN-capable
+        /// packets; no forced region (the probability reaches 1 instead). ns-2.35
+        /// `use_mark_p_`. Null: the preset's (`ns2` true).
+        #[serde(default)]
+        use_mark_p: Option<bool>,
+        /// ns-2.35 `mark_p_`: the largest p_b at which `use_mark_p` marks.
+        #[serde(default = "default_red_mark_p")]
+        mark_p: f64,
     },
     /// DCTCP-style marking (Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010): set CE on ECN-capable packets that arrive when the
     /// instantaneous queue exceeds K (exactly one of `k_packets`, `k_bytes`); tail drop at
@@ -263,6 +295,39 @@ pub enum RedIdleDecay {
     Ns2,
     /// avg ← (1 − w_q)^m·avg, as in Floyd & Jacobson's Figure 2.
     Floyd,
+}
+
+/// Where RED's rules take their values when a scenario leaves them out.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RedPreset {
+    /// Floyd & Jacobson's Figure 2 with ns-2's `wait_`, `gentle_` and idle decay; the buffer
+    /// counts the packet in service.
+    #[default]
+    Wattnet,
+    /// ns-2.35's `Queue/RED` as shipped (`red.cc`): the buffer without the packet in service, an
+    /// arrival admitted while the bytes waiting are below a byte limit, no early signal without a
+    /// backlog, ns-2's count, byte-count spacing, ECN marks only up to `mark_p`.
+    Ns2,
+}
+
+/// How RED's `count` (arrivals since the last drop) starts in the early region.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RedCountRule {
+    /// Floyd & Jacobson Fig. 2: count = −1 below min_th, so the first arrival above it decides
+    /// with count 0.
+    Floyd,
+    /// ns-2.35 `red.cc` (`old`): the first arrival of a stretch in the region sets count to 1 and
+    /// is never dropped; a stretch ends when the average falls below min_th (or the backlog rule
+    /// holds the queue).
+    Ns2,
+}
+
+fn default_red_mark_p() -> f64 {
+    0.1
 }
 
 fn default_red_max_p() -> f64 {

@@ -56,8 +56,30 @@ class Red(_Model):
     """After m idle packet times: avg·(1 − w_q)^(m+1) as ns-2, or avg·(1 − w_q)^m as Floyd & Jacobson."""
     limit_packets: int | None = Field(None, ge=1, le=U32_MAX)
     limit_bytes: int | None = Field(None, ge=1, le=U64_MAX)
-    count_in_service: bool = True
-    """Whether the packet being transmitted counts towards the limit, as in ns-2's droptail."""
+    count_in_service: bool | None = None
+    """Whether the packet being transmitted counts towards the limit; null: the preset's (``wattnet`` true,
+    ``ns2`` false: ns-2.35's RED lets ``limit_`` packets wait besides it)."""
+    preset: Literal["wattnet", "ns2"] = "wattnet"
+    """Where the rules below take their values when left null: ``wattnet`` (Floyd & Jacobson's Figure 2) or
+    ``ns2`` (ns-2.35's ``red.cc`` as shipped; docs/models/queue-management.md §2)."""
+    admit_below_limit: bool | None = None
+    """A byte limit admits an arrival while the bytes waiting are below it, even if the packet then passes it
+    (ns-2.35: drop when qlen ≥ qlim); false: only a packet that fits whole. Null: the preset's (``ns2`` true)."""
+    early_needs_backlog: bool | None = None
+    """No early drop or mark unless more than one packet (byte mode: one byte) waits (ns-2.35 ``qlen > 1``).
+    Null: the preset's (``ns2`` true)."""
+    count_rule: Literal["floyd", "ns2"] | None = None
+    """How count starts in the early region: ``floyd`` (−1 below min_th, so the first arrival decides with 0) or
+    ``ns2`` (the first arrival of a stretch sets 1 and passes). Null: the preset's."""
+    count_bytes: bool | None = None
+    """Space drops by the bytes since the last one ÷ mean_packet_bytes and scale the spread probability by
+    size/mean_packet_bytes afterwards (ns-2.35 ``bytes_``); in byte mode this replaces the scaling of p_b before
+    spreading. Null: the preset's (``ns2`` true)."""
+    use_mark_p: bool | None = None
+    """With ``ecn``: mark only while p_b ≤ ``mark_p``, drop above it (also ECN-capable packets), no forced region
+    (ns-2.35 ``use_mark_p_``). Null: the preset's (``ns2`` true)."""
+    mark_p: float = Field(0.1, ge=0, le=1)
+    """ns-2.35 ``mark_p_``: the largest p_b at which ``use_mark_p`` marks."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Red:

@@ -73,6 +73,11 @@ def bottleneck_queue(scenario: ValidationScenario) -> dict[str, Any]:
     if scenario.queue == "droptail":
         return {"type": "droptail", "limit_packets": limit, "count_in_service": in_service}
     red = scenario.red
+    # ns-2.35's RED as the Tcl sets it: the ns2 preset's rules (docs/models/queue-management.md §2),
+    # in packets with bytes_ false.
+    ns2_rules = (
+        {"preset": "ns2", "count_bytes": False} if scenario.reference == "ns2" else {"count_in_service": in_service}
+    )
     return {
         "type": "red",
         "min_th": red.min_th,
@@ -84,7 +89,7 @@ def bottleneck_queue(scenario: ValidationScenario) -> dict[str, Any]:
         "mode": "packets",
         "mean_packet_bytes": red.mean_packet_bytes,
         "limit_packets": limit,
-        "count_in_service": in_service,
+        **ns2_rules,
     }
 
 

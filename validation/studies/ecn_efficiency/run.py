@@ -23,6 +23,7 @@ SERVER, ROUTER_B, ROUTER_A, FIRST_CLIENT = 0, 1, 2, 3
 FILES_PER_CLIENT = 11
 SEGMENTS_PER_TRANSFER = 70
 DATA_PACKET_BYTES = 1500
+BOTTLENECK_RATE_BPS = 1.5e6
 BASE_SEED = 4
 QUEUES = ("DT", "RED", "ECN")
 QLS = (16, 32, 64, 128)
@@ -61,6 +62,8 @@ def measure(point: dict[str, Any], prefix: Path) -> dict[str, Any]:
     minimum = expected * SEGMENTS_PER_TRANSFER
     end_s = float(transfers["end"].max())
     bottleneck = trace[(trace["src"] == ROUTER_B) & (trace["dst"] == ROUTER_A)]
+    # The bottleneck's busy time: every departure's transmission at 1.5 Mb/s, up to the last transfer's end.
+    departures = bottleneck[(bottleneck["event"] == "-") & (bottleneck["time"] <= end_s)]
     row = {
         "sweep": "grid", "replication": 0, **point, "transfers": expected,
         "tt_mean_s": float((transfers["end"] - transfers["start"]).mean()),
@@ -75,6 +78,7 @@ def measure(point: dict[str, Any], prefix: Path) -> dict[str, Any]:
         "receiver_overhead_uncorrupted_pct": 100 * (received - minimum) / minimum,
         "acks_per_transfer": len(acks) / expected,
         "bottleneck_drops": int((bottleneck["event"] == "d").sum()),
+        "utilisation": float(departures["size"].sum() * 8 / BOTTLENECK_RATE_BPS / end_s),
         "red_region_fraction": None,
     }  # fmt: skip
     if point["queue"] != "DT":

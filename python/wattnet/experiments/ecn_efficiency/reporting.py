@@ -44,13 +44,18 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
     params = [
         ("topology", "server —(10 Mb/s, 0.5 ms)— B —(1.5 Mb/s, d)— A —(10 Mb/s, 0.5 ms each)— n clients", "paper"),
         ("settings (n, d, errors)", named(config["settings"]), "paper" + reduced),
-        ("QL at router B", f"{', '.join(map(str, config['qls']))} packets, the packet in service counted", "paper"),
+        ("QL at router B", (f"{', '.join(map(str, config['qls']))} packets; DropTail counts the packet in service, RED "
+         "lets QL packets wait besides it"), "paper + ns-2.35 (DropTail and RED's limit_)"),
         ("other queues", f"DropTail {LARGE_BUFFER_PACKETS} packets (never drop)", "interpretation (the paper: no loss there)"),
         ("RED thresholds", "min_th/max_th 5/15, 10/30, 20/60, 40/120 packets (Table 1)", "paper"),
         ("RED w_q, max_p", "0.002, 0.1", "paper"),
         ("RED gentle, idle decay, mean packet", "gentle, ns-2's idle decay, 500 B", "ns-2.35 default (gentle_ true, mean_pktsize_ 500)"),
-        ("ECN (E)", ("RED marks ECT packets instead of dropping in the early and gentle regions; forced drops and "
-         "overflows drop; TCP/ECN at every host (retransmissions not ECT)"), "paper + interpretation"),
+        ("RED's rules", ("ns-2.35's (preset ns2): no early drop or mark while at most one packet waits; drops spaced by "
+         "the bytes since the last one ÷ 500 B and their probability scaled by size/500 B"),
+         "ns-2.35 default (red.cc, bytes_ true)"),
+        ("ECN (E)", ("RED marks ECT packets instead of dropping while its probability is at most 0.1 (below max_th) and "
+         "drops above it; overflows drop; TCP/ECN at every host (retransmissions not ECT)"),
+         "paper + ns-2.35 default (setbit_, mark_p_ 0.1, use_mark_p_ true)"),
         ("TCP", "Reno, no SACK, MSS 1460 B, 40 B headers, receive window 65535 B", "paper"),
         ("initial window", "2 segments", "ns-2.35 default (windowInit_ 2)"),
         ("RTO", "initial 3 s, minimum 0.2 s, 10 ms clock", "ns-2.35 default (rtxcur_init_, minrto_, tcpTick_)"),

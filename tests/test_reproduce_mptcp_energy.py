@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from wattnet.experiments import mptcp_energy as study
-from wattnet.experiments import mptcp_energy_scenarios as builders
+from wattnet.experiments.mptcp_energy import scenario as builders
 from wattnet.experiments.report import DIFFERS_PAPER, NOT_SIMULABLE, REPRODUCED, judge
 from wattnet.scenario import Scenario
 

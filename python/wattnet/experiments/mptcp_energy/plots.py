@@ -109,3 +109,22 @@ def figures(out: Path, host: pd.DataFrame, users: pd.DataFrame, bursts: pd.DataF
     fig.tight_layout()
     paths += save_figure(fig, out / "figures" / "fig17_wireless")
     return paths
+
+
+def steady_state_figure(out: Path, windows: pd.DataFrame) -> list[Path]:
+    """Aggregate goodput per window of every data-centre run, each over its second half's mean:
+    the shortened flows' steady state."""
+    pyplot = plt()
+    fig, axes = pyplot.subplots(1, 3, figsize=(15, 3.6), sharey=True)
+    keys = ["algorithm", "subflows", "run", "steady_state_check"]
+    for ax, topology in zip(axes, ("fattree", "vl2", "bcube"), strict=True):
+        for (algorithm, subflows, _, longer), w in windows[windows["topology"] == topology].groupby(keys):
+            w = w.sort_values("window")
+            late = w["goodput_bps"].iloc[len(w) // 2 :].mean()
+            label = f"{LABELS[str(algorithm)]}, {subflows}" + (" (longer run)" if longer else "")
+            ax.plot(w["window_end_s"], w["goodput_bps"] / late, "o-" if longer else "-", lw=1, ms=3, label=label)
+        ax.axhline(1.0, color="black", lw=0.5)
+        ax.set(title=f"{topology}: goodput per window / second-half mean", xlabel="window end (s)")
+    axes[0].legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    return save_figure(fig, out / "figures" / "dc_steady_state")

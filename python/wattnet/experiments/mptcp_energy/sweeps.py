@@ -176,10 +176,11 @@ def cloud_runs(runner: Runner, c: Config) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
+def dc_runs(runner: Runner, c: Config) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figs. 12–16: per (topology, algorithm, subflows, permutation) the aggregate host energy,
-    delivered bits and energy per gigabit, and one run ``dc_steady_factor`` times longer."""
-    rows = []
+    delivered bits and energy per gigabit, and one run ``dc_steady_factor`` times longer; and
+    every run's aggregate goodput per time window."""
+    rows, windows = [], []
     for topology in ("fattree", "vl2", "bcube"):
         subflows = [s for s in c["dc_subflows"] if topology != "bcube" or s in BCUBE_SUBFLOWS]
         grid: dict[str, list[Any]] = {
@@ -190,8 +191,9 @@ def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
             "run": list(range(c["dc_runs"])),
             "small": [c["dc_small"]],
         }
-        rows += [{**dc_measure(point, run), "steady_state_check": False}
-                 for point, run in runner.sweep(f"dc_{topology}", data_centre, grid)]  # fmt: skip
+        for point, run in runner.sweep(f"dc_{topology}", data_centre, grid):
+            rows.append({**dc_measure(point, run), "steady_state_check": False})
+            windows.append(dc_windows(point, run, steady_state_check=False))
     steady: dict[str, list[Any]] = {
         "topology": ["fattree"],
         "algorithm": ["lia"],
@@ -200,9 +202,10 @@ def dc_runs(runner: Runner, c: Config) -> pd.DataFrame:
         "run": [0],
         "small": [c["dc_small"]],
     }
-    rows += [{**dc_measure(point, run), "steady_state_check": True}
-             for point, run in runner.sweep("dc_steady_state", data_centre, steady)]  # fmt: skip
-    return pd.DataFrame(rows)
+    for point, run in runner.sweep("dc_steady_state", data_centre, steady):
+        rows.append({**dc_measure(point, run), "steady_state_check": True})
+        windows.append(dc_windows(point, run, steady_state_check=True))
+    return pd.DataFrame(rows), pd.concat(windows, ignore_index=True)
 
 
 def dc_measure(point: dict[str, Any], run: Path) -> dict[str, Any]:
@@ -211,6 +214,18 @@ def dc_measure(point: dict[str, Any], run: Path) -> dict[str, Any]:
     energy = float(conns["host_energy_j"].sum())
     return {**point, "energy_j": energy, "delivered_gb": bits / 1e9, "energy_per_gb_j": energy / (bits / 1e9),
             "aggregate_goodput_bps": bits / point["duration_s"], "hosts": len(conns)}  # fmt: skip
+
+
+def dc_windows(point: dict[str, Any], run: Path, steady_state_check: bool) -> pd.DataFrame:
+    """The run's aggregate goodput in each window between the samples of every flow's delivered bytes."""
+    series = pd.read_parquet(run / "timeseries.parquet")
+    delivered = series[series["quantity"] == "delivered_bytes"].groupby("time_s")["value"].sum().sort_index()
+    ends = delivered.index.to_numpy()
+    starts = np.concatenate([[0.0], ends[:-1]])
+    bits = np.diff(np.concatenate([[0.0], delivered.to_numpy()])) * 8
+    keys = {name: point[name] for name in ("topology", "algorithm", "subflows", "duration_s", "run")}
+    return pd.DataFrame({**keys, "steady_state_check": steady_state_check, "window": range(len(ends)),
+                         "window_end_s": ends, "goodput_bps": bits / (ends - starts)})  # fmt: skip
 
 
 def wireless_runs(runner: Runner, c: Config) -> pd.DataFrame:

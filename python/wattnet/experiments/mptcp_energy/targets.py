@@ -148,6 +148,28 @@ def steady_state(dc: pd.DataFrame) -> dict[str, float]:
             "difference_pct": pct(float(long["energy_per_gb_j"]), float(short["energy_per_gb_j"]))}  # fmt: skip
 
 
+def window_spread(windows: pd.DataFrame) -> pd.DataFrame:
+    """Per run: the first window's goodput and the largest departure of a second-half window from
+    the second half's mean, both relative to that mean (the run is steady when the second is small)."""
+    keys = ["topology", "algorithm", "subflows", "duration_s", "run", "steady_state_check"]
+    rows = []
+    for key, w in windows.groupby(keys, sort=False):
+        goodput = w.sort_values("window")["goodput_bps"].to_numpy()
+        late = goodput[len(goodput) // 2 :]
+        mean = float(late.mean())
+        rows.append({**dict(zip(keys, cast(tuple[Any, ...], key), strict=True)),
+                     "first_window_pct": 100 * float(goodput[0]) / mean,
+                     "second_half_spread_pct": 100 * float(np.max(np.abs(late - mean))) / mean})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def steady_runs(windows: pd.DataFrame) -> tuple[int, int]:
+    """(runs whose second-half windows stay within the tolerance of their mean, runs)."""
+    spread = window_spread(windows)
+    tolerance = TARGETS["datacentre"]["steady_window_spread_pct"]
+    return int((spread["second_half_spread_pct"] <= tolerance).sum()), len(spread)
+
+
 def check_dc(dc: pd.DataFrame) -> list[dict[str, Any]]:
     means = dc_means(dc)
     lia = means.xs("lia", level="algorithm")["energy_per_gb_j"]

@@ -310,11 +310,8 @@ impl Simulation {
         };
         let mut t = Table::default();
         // (flow, connection) names the connection as the connections table does.
-        t.add(
-            "flow",
-            Column::Str(rows.iter().map(|r| self.transport.flows[r.1.flow as usize].name.clone()).collect()),
-        )
-        .add("connection", Column::U64(rows.iter().map(|r| self.index_in_flow(r.0 as usize)).collect()))
+        t.add("flow", Column::Str(rows.iter().map(|r| self.transport.flows[r.1.flow as usize].name.clone()).collect()))
+            .add("connection", Column::U64(rows.iter().map(|r| self.index_in_flow(r.0 as usize)).collect()))
             .add("subflow", Column::U64(rows.iter().map(|r| r.2 as u64).collect()))
             .add("path", Column::Str(rows.iter().map(path).collect()))
             .add("bytes_sent", col_u(&|s| s.bytes_sent()))

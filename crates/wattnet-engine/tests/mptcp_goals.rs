@@ -126,6 +126,8 @@ fn goal_2_mptcp_takes_no_more_than_one_tcp_on_a_shared_bottleneck() {
     for cc in ["ewtcp", "coupled", "ecmtcp", "dwc", "wvegas", "dts"] {
         println!("goal 2 {cc}: MPTCP/TCP {:.3}", shared_bottleneck_ratio(cc, json!({}), two()));
     }
+    let grouped = shared_bottleneck_ratio("dwc", json!({"grouping": true}), two());
+    println!("goal 2 dwc, grouping: MPTCP/TCP {grouped:.3}");
     let uncoupled = shared_bottleneck_ratio("newreno", json!({}), two());
     println!("goal 2 newreno (uncoupled): MPTCP/TCP {uncoupled:.3}");
     assert!(uncoupled > 1.5, "two uncoupled Reno subflows take about two shares: {uncoupled}");
@@ -134,15 +136,19 @@ fn goal_2_mptcp_takes_no_more_than_one_tcp_on_a_shared_bottleneck() {
 /// Goal 3. s reaches r over two equal paths (4 Mb/s, 5 ms links); two single-path TCPs from x
 /// also cross b->r. A coupled algorithm moves traffic to the uncongested path a, more than
 /// uncoupled Reno does (RFC 6356 §2, goal 3). Returns bytes on path a over bytes on path b.
-fn congested_path_split(cc: &str) -> f64 {
+fn congested_path_split(cc: &str, params: Value) -> f64 {
     let (mut on_a, mut on_b) = (0, 0);
+    let mut m = bulk("m", "s", "r", cc, Some(json!({"paths": [["s->a", "a->r"], ["s->b", "b->r"]]})));
+    for (key, value) in params.as_object().expect("an object") {
+        m["tcp"]["congestion_control"][key] = value.clone();
+    }
     for seed in SEEDS {
         let r = run(json!({
             "seed": seed, "duration_s": DURATION_S,
             "nodes": nodes(&["s", "a", "b", "r", "x"]),
             "links": [link("s", "a", 4e6, 0.005), link("a", "r", 4e6, 0.005),
                       link("s", "b", 4e6, 0.005), link("b", "r", 4e6, 0.005), link("x", "b", 100e6, 0.001)],
-            "flows": [bulk("m", "s", "r", cc, Some(json!({"paths": [["s->a", "a->r"], ["s->b", "b->r"]]}))),
+            "flows": [m.clone(),
                       dephased(bulk("c1", "x", "r", "newreno", None), seed),
                       dephased(bulk("c2", "x", "r", "newreno", None), seed)]
         }));
@@ -155,14 +161,15 @@ fn congested_path_split(cc: &str) -> f64 {
 
 #[test]
 fn goal_3_coupled_algorithms_move_traffic_off_the_congested_path() {
-    let uncoupled = congested_path_split("newreno");
+    let uncoupled = congested_path_split("newreno", json!({}));
     println!("goal 3 newreno: path a / path b {uncoupled:.3}");
     for cc in ["lia", "olia", "balia"] {
-        let split = congested_path_split(cc);
+        let split = congested_path_split(cc, json!({}));
         println!("goal 3 {cc}: path a / path b {split:.3}");
         assert!(split > 2.0 && split > 1.2 * uncoupled, "{cc}: {split} vs uncoupled {uncoupled}");
     }
     for cc in ["ewtcp", "coupled", "ecmtcp", "dwc", "wvegas", "dts"] {
-        println!("goal 3 {cc}: path a / path b {:.3}", congested_path_split(cc));
+        println!("goal 3 {cc}: path a / path b {:.3}", congested_path_split(cc, json!({})));
     }
+    println!("goal 3 dwc, grouping: path a / path b {:.3}", congested_path_split("dwc", json!({"grouping": true})));
 }

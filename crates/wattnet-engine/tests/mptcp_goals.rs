@@ -79,11 +79,10 @@ fn goal_1_mptcp_gets_at_least_one_tcp_on_the_best_path() {
     }
 }
 
-/// Goal 2. Two subflows of one MPTCP connection (`cc`, `mptcp`) and one single-path NewReno
-/// share one 20 Mb/s bottleneck a->b (drop-tail, 30 packets; 28 ms base RTT). Returns the bytes
-/// of the first flow over the TCP's, summed over the replications (RFC 6356 §2, goal 2).
-///
-/// Eight replications, dephased as the others.
+/// Goal 2. A flow running `cc` with `params` (an MPTCP connection as `mptcp` says, or a
+/// single-path one without it) and one single-path NewReno share one 20 Mb/s bottleneck a->b
+/// (drop-tail, 30 packets; 28 ms base RTT). Returns the first flow's bytes over the TCP's,
+/// summed over eight dephased replications (RFC 6356 §2, goal 2).
 fn shared_bottleneck_ratio(cc: &str, params: Value, mptcp: Option<Value>) -> f64 {
     let (mut multi, mut single) = (0, 0);
     for seed in 1..=8u64 {
@@ -108,7 +107,7 @@ fn shared_bottleneck_ratio(cc: &str, params: Value, mptcp: Option<Value>) -> f64
 #[test]
 fn goal_2_mptcp_takes_no_more_than_one_tcp_on_a_shared_bottleneck() {
     let two = || Some(json!({"subflows_per_path": 2}));
-    // The scenario treats a single-path flow in the MPTCP's place as the TCP: its share is the yardstick.
+    // The yardstick: a single-path TCP in the MPTCP's place shares the bottleneck evenly.
     let tcp_in_place = shared_bottleneck_ratio("newreno", json!({}), None);
     println!("goal 2 single-path TCP in its place: {tcp_in_place:.3}");
     assert!((0.9..=1.1).contains(&tcp_in_place), "{tcp_in_place}");

@@ -117,7 +117,7 @@ def test_the_a3_window_readings(reproduction):
     the unlimited window loses packets, fills the link and keeps r̄ near 10 Mb/s."""
     out, _ = reproduction
     readings = pd.read_parquet(out / "tables" / "a3_readings.parquet").set_index("rwnd")
-    assert readings.loc["85000 B", "r_bar_in_6_8_band"] and readings.loc["85000 B", "tcponly_window_limited"]
+    assert readings.loc["85000 B", "r_bar_in_a3_band"] and readings.loc["85000 B", "tcponly_window_limited"]
     assert readings.loc["65535 B", "tcponly_window_limited"] and readings.loc["65535 B", "r_bar_min_mbps"] < 6
     unlimited = readings.loc["unlimited (1 GiB)"]
     assert not unlimited["tcponly_window_limited"] and unlimited["tcponly_loss_pct"] > 0

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 import wattnet
-from test_sweep import finished, group_alive, run_dirs, wait_for_runs, wait_group_gone
+from test_sweep_failures import finished, group_alive, run_dirs, wait_for_runs, wait_group_gone
 from typer.testing import CliRunner
 from wattnet import SweepError
 from wattnet.cli import app

@@ -7,6 +7,7 @@ imported package (``rss_at_start_mb``, about 115 MiB) plus what that run alone a
 
 from __future__ import annotations
 
+import compileall
 import json
 import math
 import multiprocessing
@@ -383,8 +384,13 @@ def run_overhead(runs: int = 11) -> Measurement:
     """What `wattnet run` costs beyond the simulation: ``examples/chain.toml`` (a few hundredths of a
     second in the engine) run ``runs`` times as a command, each an interpreter start, the imports,
     validation, the run and every Parquet table written. Medians of the wall times; ``cpu_s`` is
-    the mean CPU time of a run (steadier on a shared machine), ``peak_rss_mb`` the largest run's."""
+    the mean CPU time of a run (steadier on a shared machine), ``peak_rss_mb`` the largest run's.
+
+    The package's bytecode is compiled first, as an installed wheel has it: an editable install
+    under PYTHONDONTWRITEBYTECODE would otherwise compile every module again on every run (about
+    a fifth of its CPU time here), which is the development setup's cost, not wattnet's."""
     scenario = Path(__file__).resolve().parents[2] / "examples" / "chain.toml"
+    compileall.compile_dir(Path(__file__).resolve().parent, quiet=1)
     walls, engine = [], []
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as out:

@@ -85,9 +85,10 @@ NO_POWER_MODEL_NOTE = (
 )
 
 
-def write_parquet(columns: Columns, path: str | Path, table: str = "") -> None:
-    """One table as Parquet, written by pyarrow from the engine's columns. The arrays are built
-    from raw buffers: pyarrow's conversion of Python lists imports pandas (about half a second)."""
+def parquet_bytes(columns: Columns, table: str = "") -> bytes:
+    """One table as Parquet, written by pyarrow from the engine's columns into memory. The arrays
+    are built from raw buffers: pyarrow's conversion of Python lists imports pandas (about half a
+    second)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -110,7 +111,9 @@ def write_parquet(columns: Columns, path: str | Path, table: str = "") -> None:
                 column = pa.Array.from_buffers(kind_type, len(values), [None, pa.py_buffer(raw)])
         arrays.append(column)
         fields.append((name, column.type))
-    pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(fields)), path)
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_arrays(arrays, schema=pa.schema(fields)), sink)
+    return bytes(sink.getvalue())
 
 
 class _Table:
@@ -214,6 +217,18 @@ class Results:
         columns = self._columns[name]
         return len(next(iter(columns.values()))[1]) if columns else 0
 
+    def files(self, tables: Iterable[str] = TABLES) -> dict[str, bytes]:
+        """What ``write`` writes, by file name and in name order, without touching the disk: a
+        sweep's worker hands these to the store (``wattnet.sweep.worker``)."""
+        tables = list(tables)
+        unknown = [name for name in tables if name not in TABLES]
+        if unknown:
+            raise ValueError(f"unknown table {', '.join(map(repr, unknown))}; the tables are {', '.join(TABLES)}")
+        files = {f"{name}.parquet": parquet_bytes(self._columns[name], name) for name in tables}
+        files["scenario.json"] = (json.dumps(json.loads(self.scenario_json), indent=2) + "\n").encode()
+        files["summary.json"] = (json.dumps(json_safe(self.summary), indent=2, allow_nan=False) + "\n").encode()
+        return dict(sorted(files.items()))
+
     def write(self, directory: str | Path, tables: Iterable[str] = TABLES) -> Path:
         """Writes summary.json, scenario.json and one Parquet file per table named in ``tables``
         (by default all of them) into ``directory``, which is created if needed and returned.
@@ -224,29 +239,16 @@ class Results:
         temporary name and renamed into place once all are written, so an interruption leaves no
         partial result file.
         """
-        tables = list(tables)
-        unknown = [name for name in tables if name not in TABLES]
-        if unknown:
-            raise ValueError(f"unknown table {', '.join(map(repr, unknown))}; the tables are {', '.join(TABLES)}")
+        files = self.files(tables)
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        summary = json.dumps(json_safe(self.summary), indent=2, allow_nan=False) + "\n"
-        scenario = json.dumps(json.loads(self.scenario_json), indent=2) + "\n"
-        writers: list[tuple[str, Any]] = [
-            *(
-                (f"{name}.parquet", lambda path, name=name: write_parquet(self._columns[name], path, name))
-                for name in tables
-            ),
-            ("scenario.json", lambda path: Path(path).write_text(scenario)),
-            ("summary.json", lambda path: Path(path).write_text(summary)),
-        ]
         staged: list[tuple[str, Path]] = []
         try:
-            for name, write in writers:
+            for name, content in files.items():
                 fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{name}-")
-                os.close(fd)
                 staged.append((tmp_name, directory / name))
-                write(tmp_name)
+                with os.fdopen(fd, "wb") as file:
+                    file.write(content)
             for tmp_name, path in staged:
                 os.replace(tmp_name, path)
         finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from importlib.metadata import version as package_version
 from pathlib import Path
 
 from wattnet import _engine
@@ -26,5 +25,8 @@ def python_source_hash() -> str:
 
 def version_line() -> str:
     """What ``wattnet --version`` prints: ``wattnet 0.1.0 (engine 0.1.0+<Rust source hash>, Python sources <hash>)``."""
+    # The package's metadata costs a scan of the installed distributions: read only when asked.
+    from importlib.metadata import version as package_version
+
     engine = _engine.version()
     return f"wattnet {package_version('wattnet')} (engine {engine}, Python sources {python_source_hash()})"

@@ -28,6 +28,12 @@ class _Model(BaseModel):
         except ValidationError as error:
             raise ScenarioError(_field_errors(error)) from None
 
+    # This __init__ validates as pydantic's own does and only renames the error, so pydantic may
+    # validate a nested model inline rather than through it (which would build every nested
+    # model's own validator on first use: a tenth of a second per process). A nested model's
+    # errors reach the outermost model's __init__ with their full paths.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)

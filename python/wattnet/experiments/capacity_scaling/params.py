@@ -55,3 +55,5 @@ BN_S: float = _DATA["bottleneck"]["mean_interval_s"]
 CASES = {"single": (None, None), "bON": (BON_S, None), "BN": (BON_S, BN_S), "Ts1ms": (None, None)}
 SAMPLE_1MS_S: float = _DATA["practra"]["sample_1ms_s"]
 BASE_SEED: int = _DATA["scenario"]["base_seed"]
+# The targets' paper numbers and tolerances (see the [targets] table).
+TARGETS: dict[str, Any] = _DATA["targets"]

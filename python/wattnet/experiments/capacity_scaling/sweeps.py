@@ -10,7 +10,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wattnet.experiments.capacity_scaling.params import CASES, NAME, PORT, PRIMARY_RWND, SAMPLE_1MS_S, Grid
+from wattnet.experiments.capacity_scaling.params import (
+    CASES,
+    NAME,
+    PORT,
+    PRIMARY_RWND,
+    R_MAX,
+    SAMPLE_1MS_S,
+    TARGETS,
+    Grid,
+)
 from wattnet.experiments.capacity_scaling.scenario import _controller_path, base_scenario, practra, rwnd_label
 from wattnet.sweep import mean_ci, require_done, sweep
 
@@ -131,21 +140,25 @@ def trace(out: Path, run: pd.Series) -> pd.DataFrame:
     return wide[["rate_bps", "arrival_rate_bps"]] / 1e6
 
 
-def recovery_times(arrival_mbps: pd.Series, skip_s: float = 5.0) -> list[float]:
-    """Times (s) the arrival rate at N1 takes to get back to 9.5 Mb/s after falling below 7 Mb/s
-    from ≥ 9 Mb/s (a 0.5 s moving average of the 100 ms bins; the first ``skip_s`` ignored)."""
-    smooth = arrival_mbps.rolling(5, min_periods=1).mean()
+def recovery_times(arrival_mbps: pd.Series) -> list[float]:
+    """Times (s) the arrival rate at N1 takes to get back to ``recovered_mbps`` after falling below
+    ``dropped_mbps`` from ≥ ``armed_mbps`` (a moving average of ``smoothing_bins`` recorder bins; the
+    first ``skip_s`` ignored): the ``[targets.a5_episode]`` table."""
+    episode = TARGETS["a5_episode"]
+    skip_s, armed_mbps = episode["skip_s"], episode["armed_mbps"]
+    dropped_mbps, recovered_mbps = episode["dropped_mbps"], episode["recovered_mbps"]
+    smooth = arrival_mbps.rolling(episode["smoothing_bins"], min_periods=1).mean()
     times, values = smooth.index.to_numpy(), smooth.to_numpy()
     episodes, armed, dropped_at = [], False, None
     for t, v in zip(times, values):
         if t < skip_s:
             continue
         if dropped_at is None:
-            if v >= 9.0:
+            if v >= armed_mbps:
                 armed = True
-            elif armed and v < 7.0:
+            elif armed and v < dropped_mbps:
                 dropped_at, armed = t, False
-        elif v >= 9.5:
+        elif v >= recovered_mbps:
             episodes.append(float(t - dropped_at))
             dropped_at, armed = None, True
     return episodes
@@ -158,8 +171,10 @@ def wasted_rate(tr: pd.DataFrame) -> float:
 
 def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.DataFrame:
     """Per receive-window reading at ``rtt_ms``: practRA's r̄ range over mRCI, whether it falls in
-    A3's 6–8 Mb/s band, and whether TCPonly is window-limited (goodput below 90 % of the link, no
-    loss) — A4 and A5 need losses and a TCPonly flow that gets back to 10 Mb/s."""
+    A3's band, and whether TCPonly is window-limited (goodput below a share of the link, no loss:
+    the ``[targets]`` table) — A4 and A5 need losses and a TCPonly flow that gets back to r_MAX."""
+    low_band, high_band = TARGETS["a3_band_mbps"]
+    limited_mbps = TARGETS["a3_readings"]["window_limited_goodput_share"] * R_MAX / 1e6
     runs, summary = runs[runs["case"] == "single"], summary[summary["case"] == "single"]
     rows = []
     for rwnd, group in summary[summary["rtt_ms"] == rtt_ms].groupby("rwnd", sort=False):
@@ -169,25 +184,29 @@ def a3_readings(runs: pd.DataFrame, summary: pd.DataFrame, rtt_ms: float) -> pd.
             "rwnd": rwnd,
             "r_bar_min_mbps": low,
             "r_bar_max_mbps": high,
-            "r_bar_in_6_8_band": bool(low >= 6.0 and high <= 8.0),
+            "r_bar_in_a3_band": bool(low >= low_band and high <= high_band),
             "tcponly_goodput_mbps": only["goodput_mbps"].mean(),
             "tcponly_loss_pct": only["loss_pct"].mean(),
-            "tcponly_window_limited": bool(only["goodput_mbps"].mean() < 9.0 and only["tcp_packets_dropped"].sum() == 0),
+            "tcponly_window_limited": bool(only["goodput_mbps"].mean() < limited_mbps and only["tcp_packets_dropped"].sum() == 0),
         })  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def sampling_table(summary: pd.DataFrame) -> pd.DataFrame:
     """practRA sampling once per mRCI (the default) against every 1 ms, single source, primary
-    window: r̄, throughput reduction and rate changes side by side, and whether they differ (r̄ by
-    more than 0.1 Mb/s or the reduction by more than 1 point)."""
+    window: r̄, throughput reduction and rate changes side by side, and whether they differ (r̄ or the
+    reduction by more than the ``[targets.sampling]`` table's thresholds)."""
+    differ = TARGETS["sampling"]
     key = ["rtt_ms", "mrci_ms"]
     columns = ["mean_rate_mbps", "throughput_reduction_pct", "rate_changes"]
     primary = summary[summary["rwnd"] == rwnd_label(PRIMARY_RWND)]
     per_mrci = primary[primary["case"] == "single"].set_index(key)[columns]
     per_1ms = primary[primary["case"] == "Ts1ms"].set_index(key)[columns]
     table = per_mrci.merge(per_1ms, left_index=True, right_index=True, suffixes=("_ts_mrci", "_ts_1ms")).reset_index()
-    table["differ"] = ((table["mean_rate_mbps_ts_mrci"] - table["mean_rate_mbps_ts_1ms"]).abs() > 0.1) | (
-        (table["throughput_reduction_pct_ts_mrci"] - table["throughput_reduction_pct_ts_1ms"]).abs() > 1
+    table["differ"] = (
+        (table["mean_rate_mbps_ts_mrci"] - table["mean_rate_mbps_ts_1ms"]).abs() > differ["differ_rate_mbps"]
+    ) | (
+        (table["throughput_reduction_pct_ts_mrci"] - table["throughput_reduction_pct_ts_1ms"]).abs()
+        > differ["differ_reduction_points"]
     )
     return table

@@ -75,6 +75,8 @@ QUICK: Grid = {
     "ci_replications": _QUICK["ci_replications"],
 }
 E7_DELAY_MS: int = _DATA["targets"]["e7_delay_ms"]
+# The checks' tolerances (the [tolerances] table).
+TOLERANCES: dict[str, Any] = _DATA["tolerances"]
 # (column, n, d ms, errors, queue, QL) → the paper's value.
 PAPER_POINTS: dict[tuple[str, int, float, bool, str, int], float] = {
     (p["column"], p["n"], p["d_ms"], p["errors"], p["queue"], p["ql"]): p["value"] for p in _DATA["paper_points"]

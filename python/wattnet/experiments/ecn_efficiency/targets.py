@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wattnet.experiments.ecn_efficiency.params import E7_DELAY_MS, QUEUES, Grid
+from wattnet.experiments.ecn_efficiency.params import E7_DELAY_MS, QUEUES, RECORDER_INTERVAL_S, TOLERANCES, Grid
 from wattnet.experiments.ecn_efficiency.sweeps import pick
 from wattnet.experiments.report import (
     check,
@@ -53,6 +53,7 @@ def checks(cases: pd.DataFrame, confidence: pd.DataFrame, config: Grid) -> list[
 def check_e1(cases: pd.DataFrame) -> dict[str, Any]:
     """§4.1, Fig. 3: no goodput gain from ECN; TT flat in QL; utilisation in the mid-to-high 90s."""
     values, ok = {}, True
+    t = TOLERANCES
     for n in (10, 25):
         setting = pick(cases, n, 20, False)
         tt = setting["tt_mean_s"].unstack("queue")
@@ -65,7 +66,11 @@ def check_e1(cases: pd.DataFrame) -> dict[str, Any]:
             "tt_spread_over_ql_pct": {queue: rounded(100 * v, 1) for queue, v in spread.items()},
             "utilisation_pct_min": rounded(100 * utilisation.min(), 2),
         }
-        ok &= bool((ecn_vs_dt >= 0.95).all() and max(spread.values()) <= 0.10 and utilisation.min() >= 0.94)
+        ok &= bool(
+            (ecn_vs_dt >= t["e1_min_tt_ecn_over_dt"]).all()
+            and max(spread.values()) <= t["e1_max_tt_spread"]
+            and utilisation.min() >= t["e1_min_utilisation"]
+        )
     return check(
         "E1",
         (
@@ -75,8 +80,9 @@ def check_e1(cases: pd.DataFrame) -> dict[str, Any]:
         "TT(ECN) not below TT(DT) (sometimes above); TT flat across QL 16–128; utilisation mid-to-high 90 %",
         values,
         (
-            "at every QL TT(ECN)/TT(DT) ≥ 0.95 (no gain beyond the paper's ±5 % CI); (max − min)/mean of TT over QL ≤ "
-            "10 % per queue; utilisation ≥ 94 % in every case"
+            f"at every QL TT(ECN)/TT(DT) ≥ {t['e1_min_tt_ecn_over_dt']:g} (no gain beyond the paper's "
+            f"±{(1 - t['e1_min_tt_ecn_over_dt']) * 100:g} % CI); (max − min)/mean of TT over QL ≤ "
+            f"{t['e1_max_tt_spread'] * 100:g} % per queue; utilisation ≥ {t['e1_min_utilisation'] * 100:g} % in every case"
         ),
         ok,
     )  # fmt: skip
@@ -97,13 +103,14 @@ def check_e2(cases: pd.DataFrame) -> dict[str, Any]:
     setting = pick(cases, 25, 20, False, 64)
     paper = {"DT": 10.18, "RED": 7.32, "ECN": 2.78}
     o = setting["network_overhead_pct"]
-    ok = all(within(o[q], paper[q], 0.25, 0.25) for q in QUEUES) and o["DT"] > o["RED"] > o["ECN"]
+    relative, points = TOLERANCES["overhead_relative"], TOLERANCES["overhead_points"]
+    ok = all(within(o[q], paper[q], relative, points) for q in QUEUES) and o["DT"] > o["RED"] > o["ECN"]
     return check(
         "E2", "n = 25, d = 20 ms, QL = 64: network overhead of DT, RED and ECN",
         {"network_overhead_pct": paper, "extra_packets": {"DT": 1960, "ECN": 535}, "reduction_ecn_vs_dt_pct": 72,
          "fewer_packets_pp": 7.40},
         overheads(setting),
-        "each overhead within ±25 % of the paper's (or ±0.25 points); DT > RED > ECN",
+        f"each overhead within ±{relative * 100:g} % of the paper's (or ±{points:g} points); DT > RED > ECN",
         ok,
     )  # fmt: skip
 
@@ -112,12 +119,13 @@ def check_e3(cases: pd.DataFrame) -> dict[str, Any]:
     setting = pick(cases, 10, 20, False, 64)
     paper = {"DT": 445, "ECN": 149}
     extra = setting["extra_packets_sent"]
-    ok = all(within(extra[q], paper[q], 0.25) for q in paper)
+    relative = TOLERANCES["overhead_relative"]
+    ok = all(within(extra[q], paper[q], relative) for q in paper)
     return check(
         "E3", "n = 10, d = 20 ms, QL = 64: extra packets sent by the server, DT vs ECN",
         {"extra_packets": paper, "network_overhead_pct": {"DT": 5.78, "ECN": 1.94}, "reduction_ecn_vs_dt_pct": 66},
         overheads(setting),
-        "extra packets of DT and ECN each within ±25 % of the paper's",
+        f"extra packets of DT and ECN each within ±{relative * 100:g} % of the paper's",
         ok,
     )  # fmt: skip
 
@@ -125,13 +133,14 @@ def check_e3(cases: pd.DataFrame) -> dict[str, Any]:
 def check_e4(cases: pd.DataFrame) -> dict[str, Any]:
     setting = pick(cases, 10, 20, False, 128)
     o = setting["network_overhead_pct"]
-    ok = o["DT"] <= 1.0 and o["RED"] > o["DT"] and o["ECN"] <= o["DT"] + 0.5
+    dt_max, slack = TOLERANCES["e4_max_dt_overhead_pct"], TOLERANCES["ecn_slack_points"]
+    ok = o["DT"] <= dt_max and o["RED"] > o["DT"] and o["ECN"] <= o["DT"] + slack
     return check(
         "E4", "n = 10, QL = 128 (d = 20 ms): DT almost drop-free; RED's overhead worse than DT's; ECN unaffected",
         "DT hardly any drops; O(RED) > O(DT); O(ECN) not above O(DT)",
         {"network_overhead_pct": by_queue(setting, "network_overhead_pct"),
          "bottleneck_drops": by_queue(setting, "bottleneck_drops", 0)},
-        "O(DT) ≤ 1 %; O(RED) > O(DT); O(ECN) ≤ O(DT) + 0.5 points",
+        f"O(DT) ≤ {dt_max:g} %; O(RED) > O(DT); O(ECN) ≤ O(DT) + {slack:g} points",
         ok,
     )  # fmt: skip
 
@@ -141,6 +150,8 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
     values: dict[str, Any] = {}
     ok = True
     best_relative, best_points = -np.inf, -np.inf
+    slack, min_relative = TOLERANCES["ecn_slack_points"], TOLERANCES["e5_min_receiver_reduction_pct"]
+    paper_points, points_tolerance = TOLERANCES["e5_receiver_points"]
     for n in (10, 25):
         setting = pick(cases, n, 20, False)
         network = setting["network_overhead_pct"].unstack("queue")
@@ -154,7 +165,7 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
         for ecn, dt in doubled.values():
             if ecn is None or dt is None:
                 raise ValueError(f"E5 (n = {n}): a network overhead of the doubled-buffer comparison is missing")
-            ok &= ecn <= dt + 0.5
+            ok &= ecn <= dt + slack
         ok &= bool((receiver["ECN"] <= receiver["DT"]).all())
         smallest = min(qls)
         ok &= bool(network["RED"].loc[smallest] > network["DT"].loc[smallest])
@@ -168,7 +179,7 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
         }
     values["receiver_overhead_max_reduction_pct"] = rounded(best_relative, 1)
     values["receiver_overhead_max_reduction_points"] = rounded(best_points)
-    ok &= best_relative >= 73 and abs(best_points - 2) <= 1
+    ok &= best_relative >= min_relative and abs(best_points - paper_points) <= points_tolerance
     return check(
         "E5",
         (
@@ -179,9 +190,9 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
          "receiver_overhead_max_reduction_points": 2, "under_provisioned": "O(RED) > O(DT)"},
         values,
         (
-            "O(ECN, QL) ≤ O(DT, 2·QL) + 0.5 points for every QL pair; receiver overhead ECN ≤ DT in every case, the "
-            "largest relative reduction ≥ 73 % (88 − 15) and the largest absolute one 2 ± 1 points; O(RED) > O(DT) at "
-            "QL 16"
+            f"O(ECN, QL) ≤ O(DT, 2·QL) + {slack:g} points for every QL pair; receiver overhead ECN ≤ DT in every case, the "
+            f"largest relative reduction ≥ {min_relative:g} % (88 − {88 - min_relative:g}) and the largest absolute one "
+            f"{paper_points:g} ± {points_tolerance:g} points; O(RED) > O(DT) at QL 16"
         ),
         ok,
     )  # fmt: skip
@@ -189,6 +200,7 @@ def check_e5(cases: pd.DataFrame) -> dict[str, Any]:
 
 def check_e6(cases: pd.DataFrame) -> dict[str, Any]:
     values, gains, regions = {}, {}, {}
+    max_gain, max_region = TOLERANCES["e6_max_gain_points"], TOLERANCES["e6_max_red_region"]
     for d in (2, 20):
         setting = pick(cases, 5, d, False)
         network = setting["network_overhead_pct"].unstack("queue")
@@ -204,10 +216,10 @@ def check_e6(cases: pd.DataFrame) -> dict[str, Any]:
         "d = 2 ms: no RED-region operation, ECN's network-overhead gain ≈ 0; d = 20 ms: a slight gain",
         values,
         (
-            "d = 2 ms: |mean over QL of O(DT) − O(ECN)| ≤ 1 point and RED's average in its region < 50 % of the time "
-            "at every QL; d = 20 ms: mean gain > 0"
+            f"d = 2 ms: |mean over QL of O(DT) − O(ECN)| ≤ {max_gain:g} point and RED's average in its region < "
+            f"{max_region * 100:g} % of the time at every QL; d = 20 ms: mean gain > 0"
         ),
-        abs(gains[2]) <= 1.0 and bool((regions[2] < 0.5).all()) and gains[20] > 0,
+        abs(gains[2]) <= max_gain and bool((regions[2] < max_region).all()) and gains[20] > 0,
     )  # fmt: skip
 
 
@@ -224,15 +236,16 @@ def check_e7(cases: pd.DataFrame) -> dict[str, Any]:
             "corrupted_not_counted_pct": by_queue(setting, "receiver_overhead_uncorrupted_pct"),
         }
     r = pick(cases, 25, E7_DELAY_MS, True, 128)["receiver_overhead_pct"]
+    relative, points = TOLERANCES["overhead_relative"], TOLERANCES["overhead_points"]
     return check(
         "E7", f"errors 1 %, n = 25, QL = 128 (d = {E7_DELAY_MS} ms): receiver overhead of DT, RED and ECN",
         {"receiver_overhead_pct": paper, "reduction_ecn_vs_dt_pct": 82, "fewer_packets_pp": 2.5},
         values,
         (
-            f"at d = {E7_DELAY_MS} ms each within ±25 % of the paper's (or ±0.25 points), corrupted segments counted as "
-            f"received"
+            f"at d = {E7_DELAY_MS} ms each within ±{relative * 100:g} % of the paper's (or ±{points:g} points), corrupted "
+            f"segments counted as received"
         ),
-        all(within(r[q], paper[q], 0.25, 0.25) for q in QUEUES),
+        all(within(r[q], paper[q], relative, points) for q in QUEUES),
     )  # fmt: skip
 
 
@@ -255,10 +268,10 @@ def check_e8(cases: pd.DataFrame) -> dict[str, Any]:
          "n 25 d 2 ms tt_mean_s": by_ql(pick(cases, 25, 2, True), "tt_mean_s", 3),
          "n 25 d 20 ms tt_mean_s": by_ql(pick(cases, 25, 20, True), "tt_mean_s", 3)},
         (
-            "n = 10: (max − min)/mean of TT over every queue, QL and d ≤ 10 %; n = 25: TT(ECN) < TT(DT) at QL 16 for "
-            "both d, and TT(ECN) > TT(DT) at QL 64, d = 2 ms"
+            f"n = 10: (max − min)/mean of TT over every queue, QL and d ≤ {TOLERANCES['e8_max_tt_spread'] * 100:g} %; "
+            "n = 25: TT(ECN) < TT(DT) at QL 16 for both d, and TT(ECN) > TT(DT) at QL 64, d = 2 ms"
         ),
-        spread <= 0.10 and better_16 and worse_64,
+        spread <= TOLERANCES["e8_max_tt_spread"] and better_16 and worse_64,
     )  # fmt: skip
 
 
@@ -274,9 +287,13 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
         not_below = per_ql.index[per_ql["ECN"] >= per_ql["RED"]]
         exceptions += [f"n {n}, d {d:g} ms, QL {ql}" for ql in not_below]
     qls = sorted(fewer)
-    shrinking = all(fewer[a] <= fewer[b] + 1.0 for a, b in itertools.pairwise(qls))
-    ok = (within(acks["DT"].loc[128], 54, 0.10) and within(acks["ECN"].loc[128], 44, 0.10) and 15 <= fewer[128] <= 19
-          and within(fewer[64], 10, 0, 5) and shrinking and set(exceptions) <= {"n 10, d 2 ms, QL 32"})  # fmt: skip
+    t = TOLERANCES
+    (low_128, high_128), (paper_64, points_64) = t["e9_fewer_pct_ql128"], t["e9_fewer_pct_ql64"]
+    slack, acks_relative = t["e9_shrink_slack_points"], t["e9_acks_relative"]
+    shrinking = all(fewer[a] <= fewer[b] + slack for a, b in itertools.pairwise(qls))
+    ok = (within(acks["DT"].loc[128], 54, acks_relative) and within(acks["ECN"].loc[128], 44, acks_relative)
+          and low_128 <= fewer[128] <= high_128
+          and within(fewer[64], paper_64, 0, points_64) and shrinking and set(exceptions) <= {"n 10, d 2 ms, QL 32"})  # fmt: skip
     return check(
         "E9",
         (
@@ -289,9 +306,9 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
          "fewer_acks_pct": {f"QL {ql}": rounded(v, 1) for ql, v in fewer.items()},
          "ecn_not_below_red": exceptions},
         (
-            "QL 128: DT and ECN within ±10 % of 54 and 44, reduction 15–19 % (the paper's 15 % and 44/54); QL 64: 10 ± "
-            "5 %; reduction non-decreasing in QL (1 point slack); ECN < RED in every error case with n = 10 or 25 but "
-            "the paper's exception"
+            f"QL 128: DT and ECN within ±{acks_relative * 100:g} % of 54 and 44, reduction {low_128:g}–{high_128:g} % (the "
+            f"paper's 15 % and 44/54); QL 64: {paper_64:g} ± {points_64:g} %; reduction non-decreasing in QL "
+            f"({slack:g} point slack); ECN < RED in every error case with n = 10 or 25 but the paper's exception"
         ),
         ok,
     )  # fmt: skip
@@ -299,23 +316,25 @@ def check_e9(cases: pd.DataFrame) -> dict[str, Any]:
 
 def check_e10(confidence: pd.DataFrame, config: Grid) -> dict[str, Any]:
     half = confidence["tt_ci98_half_pct"]
+    max_half = TOLERANCES["e10_max_half_width_pct"]
     return check(
         "E10",
         (
             f"{config['ci_replications']} replications (QL {config['ci_ql']}, d = 20 ms): 98 % CI of the mean transfer "
-            f"time within ±5 % of the mean"
+            f"time within ±{max_half:g} % of the mean"
         ),
-        "98 % CIs mostly within ±5 % of the sample means",
+        f"98 % CIs mostly within ±{max_half:g} % of the sample means",
         {f"n {r.n}, {'errors' if r.errors else 'no errors'}, {r.queue}": rounded(r.tt_ci98_half_pct, 2)
          for r in confidence.itertuples()},
-        "the 98 % half-width ≤ 5 % of the mean in most (more than half) of the replicated cases",
-        bool((half <= 5).mean() > 0.5),
+        f"the 98 % half-width ≤ {max_half:g} % of the mean in most (more than half) of the replicated cases",
+        bool((half <= max_half).mean() > 0.5),
     )  # fmt: skip
 
 
 def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
     """§4: the share of time RED's average is in its early-marking region, pooled over QL."""
     values, shares = {}, {}
+    (low, high), n25 = TOLERANCES["e11_n10_region"], TOLERANCES["e11_n25_min_region"]
     for n in (10, 25):
         setting = pick(cases, n, 20, False)
         red = setting[setting.index.get_level_values("queue") != "DT"]
@@ -336,8 +355,8 @@ def check_e11(cases: pd.DataFrame) -> dict[str, Any]:
         "n = 10: most, not all, of the time; n = 25: virtually all the time",
         values,
         (
-            "share of time min_th ≤ avg < 2·max_th (RED's average rebuilt from 50 ms samples), pooled over QL and "
-            "RED/ECN: n = 10 in (50 %, 99 %), n = 25 ≥ 90 %"
+            f"share of time min_th ≤ avg < 2·max_th (RED's average rebuilt from {RECORDER_INTERVAL_S * 1000:g} ms samples), "
+            f"pooled over QL and RED/ECN: n = 10 in ({low * 100:g} %, {high * 100:g} %), n = 25 ≥ {n25 * 100:g} %"
         ),
-        0.5 < shares[10] < 0.99 and shares[25] >= 0.90,
+        low < shares[10] < high and shares[25] >= n25,
     )  # fmt: skip

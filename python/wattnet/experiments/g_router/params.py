@@ -68,3 +68,5 @@ CASES = {1: [OVER, CONTROLLED], 2: [NC, CONTROLLED]}
 PAPER_UTILISATION_PCT: float = _DATA["targets"]["utilisation_pct"]
 PAPER_THROUGHPUT_PCT: float = _DATA["targets"]["throughput_pct"]
 PAPER_LOSS_REDUCTION_PCT: float = _DATA["targets"]["loss_reduction_pct"]
+# The checks' tolerances (the [tolerances] table).
+TOLERANCES: dict[str, float] = _DATA["tolerances"]

@@ -26,6 +26,7 @@ from wattnet.experiments.g_router.params import (
     PACKET_BYTES,
     PHASES,
     RUN_S,
+    TOLERANCES,
     Grid,
 )
 from wattnet.experiments.g_router.scenario import base_scenario, initial_flow_estimate, slug
@@ -91,8 +92,8 @@ def run_metrics(run_dir: Path, case: int, scale: float) -> dict[str, float]:
     first_phase_end = GROUPS[1][1] * scale
     after = ts.index > BOTTLENECK_AT_S * scale
     internet_queue = ts[f"{INTERNET_PORT} queue_bytes"]
-    # Case 2: how long after the bottleneck C first comes within 10 % of the Internet node's rate.
-    adapted = ts.index[after & (rate <= 1.1 * BOTTLENECK_BPS)]
+    # Case 2: how long after the bottleneck C first comes within adaptation_pct of the Internet node's rate.
+    adapted = ts.index[after & (rate <= (1 + TOLERANCES["adaptation_pct"] / 100) * BOTTLENECK_BPS)]
     adaptation_s = adapted.min() - BOTTLENECK_AT_S * scale if case == 2 and len(adapted) else np.nan
     return {
         "mean_rate_mbps": float(g["mean_rate_bps"]) / 1e6,

@@ -15,7 +15,9 @@ from wattnet.experiments.g_router.params import (
     PAPER_LOSS_REDUCTION_PCT,
     PAPER_THROUGHPUT_PCT,
     PAPER_UTILISATION_PCT,
+    RECORDER_BIN_S,
     TARGET_BYTES,
+    TOLERANCES,
 )
 from wattnet.experiments.report import (
     check,
@@ -49,29 +51,32 @@ def case1_checks(summary: pd.DataFrame, phases: pd.DataFrame) -> list[dict[str, 
     util = _mean(summary, 1, CONTROLLED, "utilisation_pct")
     ratio = _mean(summary, 1, CONTROLLED, "throughput_ratio_pct")
     target_packets = TARGET_BYTES / PACKET_BYTES
+    tracking_pct, queue_share = TOLERANCES["tracking_pct"], TOLERANCES["queue_pct_of_target"] / 100
+    points = TOLERANCES["paper_points"]
     return [
         check(
             "C1", "Case 1: C(t) follows the demand (≈ 10, 15, 25 Mb/s, then a fall to ≈ 20 Mb/s)",
             "C(t) follows every variation of the offered load (Fig. 2a)",
             tracking(c1),
-            "mean C within ±10 % of the mean offered load over the second half of each phase and over the ramp",
-            bool((c1["error_pct"].abs() <= 10).all()),
+            f"mean C within ±{tracking_pct:g} % of the mean offered load over the second half of each phase and over the ramp",
+            bool((c1["error_pct"].abs() <= tracking_pct).all()),
         ),
         check(
-            "C2", "Case 1: q(t) stays close to T = 50 packets with small oscillations; no losses at the G-router",
+            "C2", f"Case 1: q(t) stays close to T = {target_packets:g} packets with small oscillations; no losses at the G-router",
             {"queue_packets": target_packets, "g_router_drops": 0},
             {"mean_queue_packets": rounded(queue), "queue_std_packets": rounded(queue_std),
              "g_router_drops": rounded(drops, 1), "g_router_drop_pct": rounded(_mean(summary, 1, CONTROLLED, "g_router_drop_pct"), 4)},
-            "mean queue within ±20 % of T (40–60 packets), its standard deviation over the 0.5 s samples at most "
-            "20 % of T (10 packets), and no packet dropped at the G-router",
-            abs(queue - target_packets) <= 0.2 * target_packets and queue_std <= 0.2 * target_packets and drops == 0,
+            f"mean queue within ±{queue_share * 100:g} % of T ({target_packets * (1 - queue_share):g}–"
+            f"{target_packets * (1 + queue_share):g} packets), its standard deviation over the {RECORDER_BIN_S:g} s samples at most "
+            f"{queue_share * 100:g} % of T ({queue_share * target_packets:g} packets), and no packet dropped at the G-router",
+            abs(queue - target_packets) <= queue_share * target_packets and queue_std <= queue_share * target_packets and drops == 0,
         ),
         check(
             "C3", "Case 1: average link utilisation and throughput vs the over-provisioned run",
             {"utilisation_pct": PAPER_UTILISATION_PCT, "throughput_ratio_pct": PAPER_THROUGHPUT_PCT},
             {"utilisation_pct": rounded(util), "throughput_ratio_pct": rounded(ratio)},
-            "each within ±1 percentage point of the paper's",
-            abs(util - PAPER_UTILISATION_PCT) <= 1 and abs(ratio - PAPER_THROUGHPUT_PCT) <= 1,
+            f"each within ±{points:g} percentage point of the paper's",
+            abs(util - PAPER_UTILISATION_PCT) <= points and abs(ratio - PAPER_THROUGHPUT_PCT) <= points,
         ),
     ]  # fmt: skip
 
@@ -82,29 +87,30 @@ def case2_checks(summary: pd.DataFrame, phases: pd.DataFrame) -> list[dict[str, 
     nc_full = _mean(summary, 2, NC, "internet_full_pct_after_bottleneck")
     ctl_full = _mean(summary, 2, CONTROLLED, "internet_full_pct_after_bottleneck")
     reduction = _mean(summary, 2, CONTROLLED, "loss_reduction_pct")
+    t = TOLERANCES
     return [
         check(
             "C4", "Case 2: C(t) follows the offered load before the bottleneck and the Internet node's rate after",
             f"C ≈ the offered load before, ≈ the Internet node's capacity ({BOTTLENECK_BPS / 1e6:g} Mb/s) after (Fig. 3a)",
             tracking(c4),
-            "mean C within ±10 % of the offered load over the last 25-source stretch before the bottleneck and of the "
+            f"mean C within ±{t['tracking_pct']:g} % of the offered load over the last 25-source stretch before the bottleneck and of the "
             "Internet node's rate over the second half of the bottleneck period",
-            bool((c4["error_pct"].abs() <= 10).all()),
+            bool((c4["error_pct"].abs() <= t["tracking_pct"]).all()),
         ),
         check(
             "C5", "Case 2: the Internet node's buffer stays full without control, and is full only briefly with AWM/C-EARTH",
             "NC: full from the bottleneck on; AWM/C-EARTH: full only while C adapts (Fig. 3c–d)",
             {"nc_full_pct": rounded(nc_full), "controlled_full_pct": rounded(ctl_full)},
             f"share of the samples after the bottleneck with the Internet node's queue ≥ {FULL_FRACTION:.0%} of its buffer: "
-            "≥ 50 % without control, ≤ 10 % with AWM/C-EARTH",
-            nc_full >= 50 and ctl_full <= 10,
+            f"≥ {t['nc_min_full_pct']:g} % without control, ≤ {t['controlled_max_full_pct']:g} % with AWM/C-EARTH",
+            nc_full >= t["nc_min_full_pct"] and ctl_full <= t["controlled_max_full_pct"],
         ),
         check(
             "C6", "Case 2: lost packets (G-router and Internet node) with AWM/C-EARTH vs not controlled",
             {"loss_reduction_pct": PAPER_LOSS_REDUCTION_PCT},
             {"loss_reduction_pct": rounded(reduction), "drops_controlled": rounded(_mean(summary, 2, CONTROLLED, "drops_total"), 1),
              "drops_not_controlled": rounded(_mean(summary, 2, NC, "drops_total"), 1)},
-            "within ±3 percentage points of 97 %",
-            abs(reduction - PAPER_LOSS_REDUCTION_PCT) <= 3,
+            f"within ±{t['loss_reduction_points']:g} percentage points of {PAPER_LOSS_REDUCTION_PCT:g} %",
+            abs(reduction - PAPER_LOSS_REDUCTION_PCT) <= t["loss_reduction_points"],
         ),
     ]  # fmt: skip

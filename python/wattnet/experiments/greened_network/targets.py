@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -13,7 +14,11 @@ from wattnet.estop import (
 from wattnet.experiments.greened_network.params import (
     AIMD,
     B1_TOLERANCE,
+    B2_SAVING_POINTS,
     B3_TOLERANCE,
+    B5_DEEP_DROP_FRACTION,
+    B5_SETTLED_FACTOR,
+    DURATION_S,
     FIG2_THRESHOLD,
     LOSS_BASED,
     PAPER_TABLE_IV,
@@ -31,6 +36,17 @@ from wattnet.experiments.report import (
     rounded,
 )
 from wattnet.topology import Topology
+
+
+def _thresholds(thresholds: Sequence[int], last: str = ", ") -> str:
+    """``[50, 70, 90]`` -> ``"50, 70, 90"`` (or ``"50, 70 and 90"`` with ``last=" and "``)."""
+    names = [str(t) for t in thresholds]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + last + names[-1]
+
+
+def _times(factor: float) -> str:
+    """A factor in words where there is one: 0.5 -> "half", 2 -> "twice"."""
+    return {0.5: "half", 2.0: "twice"}.get(factor, f"{factor:g} ×")
 
 
 def _cell(table: pd.DataFrame, variant: str, threshold: int, column: str) -> float:
@@ -62,10 +78,10 @@ def b1_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
         paper_losses = {f"loss {t} %": rounded(_cell(iv, variant, t, "paper_loss_pct"), 1) for t in TABLE_IV_THRESHOLDS}
         result.append(check(
             f"B1.{variant}",
-            f"Table IV: {variant} average throughput before ESTOP and after it at 50, 70, 90 % (Mb/s)",
+            f"Table IV: {variant} average throughput before ESTOP and after it at {_thresholds(TABLE_IV_THRESHOLDS)} % (Mb/s)",
             {**paper, **paper_losses},
             {**{k: rounded(x) for k, x in measured.items()}, **losses},
-            "each throughput within ±15 % of the paper's (losses shown, the wattnet defaults §B)",
+            f"each throughput within ±{B1_TOLERANCE * 100:g} % of the paper's (losses shown, the wattnet defaults §B)",
             within,
         ))  # fmt: skip
     return result
@@ -83,8 +99,8 @@ def b2_b3_checks(v: pd.DataFrame) -> list[dict[str, Any]]:
             {"links": row["paper_off_links"], "energy_saving_pct": row["paper_energy_saving_pct"]},
             {"links": row["off_links"], "energy_saving_pct": rounded(row["energy_saving_pct"], 1),
              "lambda2_ratio": rounded(row["lambda2_ratio"], 4)},
-            "the same links; saving within 0.05 points (the paper rounds to 0.1)",
-            bool(row["same_links_as_paper"]) and saving_gap <= 0.05,
+            f"the same links; saving within {B2_SAVING_POINTS:g} points (the paper rounds to 0.1)",
+            bool(row["same_links_as_paper"]) and saving_gap <= B2_SAVING_POINTS,
         ))  # fmt: skip
     for threshold, paper_watts in SASSU_WATTS_SAVED.items():
         row = v[v["threshold_pct"] == threshold].iloc[0]
@@ -94,7 +110,7 @@ def b2_b3_checks(v: pd.DataFrame) -> list[dict[str, Any]]:
             paper_watts,
             {"rule_one_card_set_per_link": rounded(row["watts_saved"], 1), "links_off": int(row["links_off"]),
              "engine_both_ends": rounded(row["engine_watts_saved_both_ends"], 1)},
-            "rule within ±3 % of the paper",
+            f"rule within ±{B3_TOLERANCE * 100:g} % of the paper",
             abs(row["watts_saved"] - paper_watts) <= B3_TOLERANCE * paper_watts,
         ))  # fmt: skip
     return result
@@ -140,8 +156,8 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
     lower = (fig2["cwnd_mean_after"] < fig2["cwnd_mean_before"]) & (fig2["cwnd_peak_after"] < fig2["cwnd_peak_before"])
     lower_runs = runs_holding(lower)
     aimd = fig2[fig2["variant"].isin(AIMD)]
-    deep_drop = aimd["cwnd_min_transition"] <= 0.5 * aimd["cwnd_mean_before"]
-    new_state = aimd["cwnd_mean_settled"] >= 2 * aimd["cwnd_min_transition"]
+    deep_drop = aimd["cwnd_min_transition"] <= B5_DEEP_DROP_FRACTION * aimd["cwnd_mean_before"]
+    new_state = aimd["cwnd_mean_settled"] >= B5_SETTLED_FACTOR * aimd["cwnd_min_transition"]
     # A longer time to the peak: slower congestion-avoidance growth (≈ 1 segment per RTT) on a longer RTT.
     slower = aimd["ca_growth_after_per_s"] < aimd["ca_growth_before_per_s"]
     longer_rtt = aimd["srtt_after_ms"] > aimd["srtt_before_ms"]
@@ -153,6 +169,8 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
     lowest_after = bic_cubic.groupby("variant")["cwnd_min_after"].min()
     ratio = means["cwnd_mean_after"] / means["cwnd_mean_before"]
     transition_end_s = SWITCH_OFF_S + TRANSITION_WINDOW_S
+    before_window = f"[{STEADY_FROM_S:g}, {SWITCH_OFF_S:g}) s"
+    after_window = f"[{SWITCH_OFF_S:g}, {DURATION_S:g}) s"
     return [
         check(
             "B5.lower-cwnd",
@@ -161,8 +179,8 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
             {v: {"mean": f"{r.cwnd_mean_before:.1f} → {r.cwnd_mean_after:.1f}",
                  "peak": f"{r.cwnd_peak_before:.0f} → {r.cwnd_peak_after:.0f}", "runs_holding": lower_runs[str(v)]}
              for v, r in means.iterrows()},
-            f"in every run: mean over [30, 60) s < mean over [{STEADY_FROM_S:g}, 30) s; peak outside loss recovery "
-            f"over [{transition_end_s:g}, 60) s < over [{STEADY_FROM_S:g}, 30) s",
+            f"in every run: mean over {after_window} < mean over {before_window}; peak outside loss recovery "
+            f"over [{transition_end_s:g}, {DURATION_S:g}) s < over {before_window}",
             bool(lower.all()),
         ),
         check(
@@ -176,7 +194,8 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
                  "ca_growth_per_s": f"{r.ca_growth_before_per_s:.2f} → {r.ca_growth_after_per_s:.2f}",
                  "runs_holding": transition_runs[str(v)]}
              for v, r in means.loc[list(AIMD)].iterrows()},
-            f"in every run: min cwnd in [30, {transition_end_s:g}) s ≤ half the mean before; mean after that ≥ twice "
+            f"in every run: min cwnd in [{SWITCH_OFF_S:g}, {transition_end_s:g}) s ≤ {_times(B5_DEEP_DROP_FRACTION)} the mean "
+            f"before; mean after that ≥ {_times(B5_SETTLED_FACTOR)} "
             "that min; SRTT longer and congestion-avoidance growth (segments/s) slower after than before",
             bool(transition.all()),
         ),
@@ -186,7 +205,7 @@ def b5_checks(runs: pd.DataFrame) -> list[dict[str, Any]]:
             "cwnd > 1 segment",
             {v: {"lowest_cwnd": rounded(lowest_after[v], 2), "runs_holding": above_1_runs[v]}
              for v in ["BIC", "CUBIC"]},
-            "lowest cwnd over [30, 60) s > 1 segment in every run",
+            f"lowest cwnd over {after_window} > 1 segment in every run",
             bool(above_1.all()),
         ),
         check(
@@ -236,36 +255,44 @@ def b6_checks(iv: pd.DataFrame) -> list[dict[str, Any]]:
     trend = {v: [_measured(loss[t][v]) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS}
     falls = {v: losses[0] >= losses[1] >= losses[2] and losses[0] > losses[2] for v, losses in trend.items()}
     vegas = {f"{t} %": _measured(loss[t]["Vegas"]) for t in TABLE_IV_THRESHOLDS}
-    collapses = vegas["50 %"] >= VEGAS_COLLAPSE_LOSS_PCT and vegas["70 %"] >= VEGAS_COLLAPSE_LOSS_PCT
+    # Vegas collapses at the lower thresholds of Table IV and is moderate at the highest (Fig. 4).
+    *collapsing, moderate = TABLE_IV_THRESHOLDS
+    collapses = all(vegas[f"{t} %"] >= VEGAS_COLLAPSE_LOSS_PCT for t in collapsing)
+    every, every_and = _thresholds(TABLE_IV_THRESHOLDS), _thresholds(TABLE_IV_THRESHOLDS, " and ")
     return [
         check(
             "B6.bic-cubic-best", "BIC and CUBIC have the best throughput before and after ESTOP",
-            "the two highest: BIC and CUBIC", tops, "BIC and CUBIC the two highest of six, before and at 50, 70, 90 %",
+            "the two highest: BIC and CUBIC", tops, f"BIC and CUBIC the two highest of six, before and at {every} %",
             all(set(top) == {"BIC", "CUBIC"} for top in tops.values()),
         ),
         check(
-            "B6.cubic-best-after", "CUBIC is best after pruning", "CUBIC at 50, 70, 90 %", best_after,
+            "B6.cubic-best-after", "CUBIC is best after pruning", f"CUBIC at {every} %", best_after,
             "CUBIC the highest after-throughput at each threshold", all(v == "CUBIC" for v in best_after.values()),
         ),
         check(
             "B6.reno-newreno-beat-tahoe", "Reno and NewReno beat Tahoe in throughput and in throughput loss",
-            "higher throughput before and after, lower loss", versus_tahoe, "at 50, 70 and 90 %", beat_tahoe,
+            "higher throughput before and after, lower loss", versus_tahoe, f"at {every_and} %", beat_tahoe,
         ),
         check(
             "B6.reno-cubic-lowest-loss", "Reno and CUBIC have the lowest throughput loss (Fig. 3)",
-            "the two lowest losses of the loss-based variants: Reno and CUBIC", lowest_loss, "at 50, 70 and 90 %",
+            "the two lowest losses of the loss-based variants: Reno and CUBIC", lowest_loss, f"at {every_and} %",
             all(set(pair) == {"Reno", "CUBIC"} for pair in lowest_loss.values()),
         ),
         check(
             "B6.loss-falls", "All variants: the throughput loss falls as the threshold rises (Fig. 3)",
             {v: [rounded(paper_loss[t][v], 1) for t in TABLE_IV_THRESHOLDS] for v in VARIANTS},
-            trend | {"falls": falls}, "loss % at 50 ≥ 70 ≥ 90 % and 50 > 90 %, every variant", all(falls.values()),
+            trend | {"falls": falls},
+            f"loss % at {' ≥ '.join(map(str, TABLE_IV_THRESHOLDS))} % and {TABLE_IV_THRESHOLDS[0]} > {TABLE_IV_THRESHOLDS[-1]} %, "
+            "every variant",
+            all(falls.values()),
         ),
         check(
-            "B6.vegas-collapse", "Vegas collapses at 50 % and 70 % and is moderate at 90 % (Fig. 4)",
+            "B6.vegas-collapse",
+            f"Vegas collapses at {' % and '.join(map(str, collapsing))} % and is moderate at {moderate} % (Fig. 4)",
             {f"{t} %": rounded(paper_loss[t]["Vegas"], 1) for t in TABLE_IV_THRESHOLDS}, vegas,
-            f"loss ≥ {VEGAS_COLLAPSE_LOSS_PCT:g} % at 50 and 70 %, ≤ {VEGAS_MODERATE_LOSS_PCT:g} % at 90 %",
-            collapses and vegas["90 %"] <= VEGAS_MODERATE_LOSS_PCT,
+            f"loss ≥ {VEGAS_COLLAPSE_LOSS_PCT:g} % at {_thresholds(collapsing, ' and ')} %, ≤ {VEGAS_MODERATE_LOSS_PCT:g} % "
+            f"at {moderate} %",
+            collapses and vegas[f"{moderate} %"] <= VEGAS_MODERATE_LOSS_PCT,
         ),
     ]  # fmt: skip
 

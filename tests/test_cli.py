@@ -33,8 +33,8 @@ COLUMNS = {
         "final_cwnd_segments", "srtt_s", "host_energy_j", "subflows", "reinjected_bytes", "state",
     ],
     "subflows": [
-        "conn", "flow", "subflow", "path", "bytes_sent", "bytes_acked", "retransmissions", "fast_retransmits",
-        "timeouts", "mean_srtt_s", "min_rtt_s", "final_cwnd", "goodput_bps", "host_energy_j",
+        "flow", "connection", "subflow", "path", "bytes_sent", "bytes_acked", "retransmissions", "fast_retransmits",
+        "timeouts", "srtt_s", "mean_srtt_s", "min_rtt_s", "final_cwnd_segments", "goodput_bps", "host_energy_j",
     ],
     "cwnd_trace": ["time_s", "flow", "connection", "subflow", "cwnd_segments", "ssthresh_segments"],
     "routing_events": ["time_s", "node", "changed_destinations"],

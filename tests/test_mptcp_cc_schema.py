@@ -12,7 +12,7 @@ DEFAULTS = {
     "ewtcp": {"a": None},
     "coupled": {"increase": "psi"},
     "ecmtcp": {"ratio": "route_over_best", "loss_weight": 0.125, "cap_1_over_w": True},
-    "dwc": {},
+    "dwc": {"grouping": False, "rtt_rise": None},
     "wvegas": {"initial_alpha": 2.0, "total_alpha": 10.0, "gamma": 1.0},
     "dts": {
         "c": 1.0,

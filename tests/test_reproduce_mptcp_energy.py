@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from wattnet.experiments import mptcp_energy as study
-from wattnet.experiments import mptcp_energy_scenarios as builders
+from wattnet.experiments.mptcp_energy import scenario as builders
 from wattnet.experiments.report import DIFFERS_PAPER, NOT_SIMULABLE, REPRODUCED, judge
 from wattnet.scenario import Scenario
 
@@ -137,8 +137,13 @@ def tables():
     wireless = pd.DataFrame([{"algorithm": a, "duration_s": 60.0, "replication": r,
                               "energy_j": 100.0 if a == "lia" else 95.0, "goodput_bps": 1e7}
                              for a in ("lia", "dts", "dts_phi") for r in (0, 1)])  # fmt: skip
+    # Ten windows per run: slow start in the first, then steady (the longer run too).
+    windows = pd.DataFrame([{**row, "window": i, "window_end_s": (i + 1) * row["duration_s"] / 10,
+                             "goodput_bps": 5e8 if i == 0 else 1e9}
+                            for row in dc[["topology", "algorithm", "subflows", "duration_s", "run",
+                                           "steady_state_check"]].to_dict("records") for i in range(10)])  # fmt: skip
     return {"host_power": host, "two_bottleneck": users, "bursts": bursts, "burst_traces": traces, "cloud": cloud,
-            "datacentre": dc, "wireless": wireless}  # fmt: skip
+            "datacentre": dc, "datacentre_windows": windows, "wireless": wireless}  # fmt: skip
 
 
 def test_checks_verdicts_figures_and_report_follow_from_the_tables(tmp_path):
@@ -173,7 +178,30 @@ def test_checks_verdicts_figures_and_report_follow_from_the_tables(tmp_path):
         "8 of 12" not in report and "3 of 12 targets reproduced; 8 are not simulable; 1 differ from the paper" in report
     )
     assert "Steady state of the shortened data-centre flows" in report and "no ns-2.35 column" in report
+    assert "In 28 of 28 runs every window of the second half" in report and "carries 50 % of that mean" in report
     json.dumps(list(judged.values()))  # checks.json-ready
+
+
+def test_a_run_is_steady_when_its_second_half_windows_stay_near_their_mean():
+    keys = {"topology": "fattree", "algorithm": "lia", "subflows": 2, "duration_s": 1.0, "steady_state_check": False}
+    # Run 0: 4, 8, 10, 10, 9, 11 → second half 10, 9, 11 (mean 10, largest departure 10 %); run 1:
+    # second half 10, 7, 13 (30 %). The first window over the second half's mean: 40 % and 20 %.
+    goodput = {0: [4, 8, 10, 10, 9, 11], 1: [2, 5, 9, 10, 7, 13]}
+    windows = pd.DataFrame([{**keys, "run": run, "window": i, "window_end_s": (i + 1) / 6, "goodput_bps": g * 1e8}
+                            for run, series in goodput.items() for i, g in enumerate(series)])  # fmt: skip
+    spread = study.window_spread(windows).set_index("run")
+    assert spread["second_half_spread_pct"].to_list() == pytest.approx([10.0, 30.0])
+    assert spread["first_window_pct"].to_list() == pytest.approx([40.0, 20.0])
+    assert study.TARGETS["datacentre"]["steady_window_spread_pct"] == 10
+    assert study.steady_runs(windows) == (1, 2)
+
+
+def test_the_grid_follows_the_mode_and_a_cluster_takes_the_full_data_centre_sweep():
+    assert study.grid(True, "tcp://host:8786") == (study.QUICK, False)
+    assert study.grid(False, "local") == study.grid(False, "serial") == (study.FULL, False)
+    assert study.grid(False, "tcp://host:8786") == (study.CLUSTER, True)
+    assert len(study.CLUSTER["dc_algorithms"]) == 10 and study.CLUSTER["dc_subflows"] == list(range(1, 9))
+    assert study.CLUSTER["dc_runs"] == 10 and study.FULL["dc_runs"] == 1
 
 
 def test_reproduce_takes_a_scheduler_but_not_with_local_workers(tmp_path):
@@ -214,3 +242,26 @@ def test_reproduce_runs_every_part_end_to_end_on_a_tiny_grid(tmp_path, monkeypat
     dc = pd.read_csv(tmp_path / "tables" / "datacentre.csv")
     assert sorted(set(dc["subflows"])) == [1, 2] and dc["steady_state_check"].sum() == 1
     assert (tmp_path / "figures" / "fig12_16_datacentre.png").stat().st_size > 0
+    # Ten windows per data-centre run, whose bytes add up to what the run delivered.
+    windows = pd.read_csv(tmp_path / "tables" / "datacentre_windows.csv")
+    assert (windows.groupby(["topology", "algorithm", "subflows", "steady_state_check"]).size() == 10).all()
+    one = windows[(windows["topology"] == "fattree") & (windows["algorithm"] == "lia") & (windows["subflows"] == 2)
+                  & ~windows["steady_state_check"]]  # fmt: skip
+    bits = (one["goodput_bps"] * one["duration_s"] / 10).sum()
+    row = dc[
+        (dc["topology"] == "fattree") & (dc["algorithm"] == "lia") & (dc["subflows"] == 2) & ~dc["steady_state_check"]
+    ]
+    assert bits == pytest.approx(float(row["delivered_gb"].iloc[0]) * 1e9, rel=1e-9)
+
+
+def test_on_a_dask_cluster_the_study_runs_the_cluster_grid(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed", reason="the Dask executor needs wattnet[dask]")
+    # The cluster's grid, cut to seconds, with a data-centre sweep the one-machine grids do not have.
+    monkeypatch.setattr(study, "CLUSTER", {**TINY, "dc_algorithms": ["lia", "olia", "dts_phi"], "dc_runs": 2})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        report = study.reproduce(tmp_path, quick=False, executor=cluster.scheduler_address)
+    assert "the full grid (cluster)" in report.read_text()
+    dc = pd.read_csv(tmp_path / "tables" / "datacentre.csv")
+    regular = dc[~dc["steady_state_check"]]
+    assert sorted(set(regular["algorithm"])) == ["dts_phi", "lia", "olia"] and sorted(set(regular["run"])) == [0, 1]
+    assert len(json.loads((tmp_path / "checks.json").read_text())) == 12

@@ -173,8 +173,8 @@ TABLES: dict[str, dict[str, Column]] = {
         "ssthresh_segments": Column("segments", "Slow-start threshold after the change."),
     },
     "subflows": {
-        "conn": Column("", "The connection's number in the run."),
         "flow": Column("", "The flow."),
+        "connection": Column("", "Its connection's index within the flow, as in the connections table."),
         "subflow": Column("", "The subflow's index in its connection."),
         "path": Column(
             "", 'The ports it takes from the sender, e.g. `"a->b b->c"` (its ECMP path at the end if not pinned).'
@@ -184,9 +184,10 @@ TABLES: dict[str, dict[str, Column]] = {
         "retransmissions": Column("packets", "Data segments it sent again."),
         "fast_retransmits": Column("events", "Fast retransmissions (RFC 5681 §3.2)."),
         "timeouts": Column("timeouts", "Retransmission timer expiries (RFC 6298)."),
+        "srtt_s": Column("s", "Its smoothed round-trip time at the end (RFC 6298); NaN before a sample."),
         "mean_srtt_s": Column("s", "Mean of its smoothed RTT over its RTT samples; NaN without one."),
         "min_rtt_s": Column("s", "Its lowest RTT sample; NaN without one."),
-        "final_cwnd": Column("segments", "Its congestion window at the end."),
+        "final_cwnd_segments": Column("segments", "Its congestion window at the end."),
         "goodput_bps": Column(
             "b/s", "Bytes acknowledged × 8 over the connection's life (opening to completion or the end)."
         ),

@@ -154,9 +154,13 @@ class EcMtcp(_Model):
 
 
 class Dwc(_Model):
-    """DWC (Hassayoun, Iyengar, Ros, ICNP 2011) in Zhao, Liu, Wang's increase rtt_r/(n·min rtt·W); one group."""
+    """DWC (Hassayoun, Iyengar, Ros, ICNP 2011) in Zhao, Liu, Wang's increase rtt_r/(n·min rtt·W)."""
 
     type: Literal["dwc"] = "dwc"
+    grouping: bool = False
+    """Couple only the subflows that signalled congestion within one RTT of each other (shared bottleneck)."""
+    rtt_rise: float | None = Field(None, gt=0)
+    """With grouping: a sibling whose SRTT exceeds (1 + rtt_rise) × its minimum RTT also counts as congested."""
 
 
 class WVegas(_Model):

@@ -203,20 +203,23 @@ impl Simulation {
         t
     }
 
+    /// A connection's index within its flow (0 for the first), the `connection` column of the
+    /// connections and subflows tables.
+    fn index_in_flow(&self, id: usize) -> u64 {
+        let c = &self.transport.connections[id];
+        let tcp = self.transport.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
+        tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
+    }
+
     fn connection_table(&self) -> Table {
         let now = self.now;
         let conns = &self.transport.connections;
         let col_u = |f: &dyn Fn(&super::Connection) -> u64| Column::U64(conns.iter().map(f).collect());
         let col_f = |f: &dyn Fn(&super::Connection) -> f64| Column::F64(conns.iter().map(f).collect());
-        let index_in_flow = |id: usize| {
-            let c = &conns[id];
-            let tcp = self.transport.flows[c.flow as usize].tcp.as_ref().expect("TCP flow");
-            tcp.connections.iter().position(|&x| x as usize == id).expect("listed") as u64
-        };
         let end = |c: &super::Connection| c.sender.group.stream.completed_at.unwrap_or(now);
         let mut t = Table::default();
         t.add("flow", Column::Str(conns.iter().map(|c| self.transport.flows[c.flow as usize].name.clone()).collect()))
-            .add("connection", Column::U64((0..conns.len()).map(index_in_flow).collect()))
+            .add("connection", Column::U64((0..conns.len()).map(|id| self.index_in_flow(id)).collect()))
             .add(
                 "sender",
                 Column::Str(conns.iter().map(|c| self.net.node_names[c.sender_node as usize].clone()).collect()),
@@ -310,11 +313,9 @@ impl Simulation {
             span => c.sender.subflows[s].bytes_acked() as f64 * 8.0 / to_secs(span),
         };
         let mut t = Table::default();
-        t.add("conn", Column::U64(rows.iter().map(|r| r.0 as u64).collect()))
-            .add(
-                "flow",
-                Column::Str(rows.iter().map(|r| self.transport.flows[r.1.flow as usize].name.clone()).collect()),
-            )
+        // (flow, connection) names the connection as the connections table does.
+        t.add("flow", Column::Str(rows.iter().map(|r| self.transport.flows[r.1.flow as usize].name.clone()).collect()))
+            .add("connection", Column::U64(rows.iter().map(|r| self.index_in_flow(r.0 as usize)).collect()))
             .add("subflow", Column::U64(rows.iter().map(|r| r.2 as u64).collect()))
             .add("path", Column::Str(rows.iter().map(path).collect()))
             .add("bytes_sent", col_u(&|s| s.bytes_sent()))
@@ -322,9 +323,10 @@ impl Simulation {
             .add("retransmissions", col_u(&|s| s.stats.retransmissions))
             .add("fast_retransmits", col_u(&|s| s.stats.fast_retransmits))
             .add("timeouts", col_u(&|s| s.stats.timeouts))
+            .add("srtt_s", col_f(&|s| s.srtt().map_or(f64::NAN, to_secs)))
             .add("mean_srtt_s", col_f(&|s| s.mean_srtt().map_or(f64::NAN, |ps| ps / PS_PER_S as f64)))
             .add("min_rtt_s", col_f(&|s| s.view().min_rtt.map_or(f64::NAN, to_secs)))
-            .add("final_cwnd", col_f(&|s| s.window.cwnd))
+            .add("final_cwnd_segments", col_f(&|s| s.window.cwnd))
             .add("goodput_bps", Column::F64(rows.iter().map(goodput).collect()))
             .add("host_energy_j", Column::F64(rows.iter().map(|r| self.subflow_host_energy(r.1, r.2)).collect()));
         t

@@ -360,7 +360,7 @@ pub fn from_spec_with(spec: &CcSpec, hystart: Option<HyStartParams>, subflows: u
         CcSpec::Ewtcp(p) => Box::new(Ewtcp::new(p.clone())),
         CcSpec::Coupled(p) => Box::new(Coupled::new(p.clone())),
         CcSpec::Ecmtcp(p) => Box::new(EcMtcp::new(p.clone(), n)),
-        CcSpec::Dwc(p) => Box::new(Dwc::new(p.clone())),
+        CcSpec::Dwc(p) => Box::new(Dwc::new(p.clone(), n)),
         CcSpec::Wvegas(p) => Box::new(WVegas::new(p.clone(), n)),
         CcSpec::Dts(p) => Box::new(Dts::new(p.clone(), n)),
         CcSpec::External(e) => e.make(n),

@@ -284,6 +284,7 @@ def cloud(algorithm: str, megabytes: float, hosts: int = CLOUD_HOSTS) -> dict[st
 # ``small`` builds 16-host versions for quick runs.
 DC_DELAY_S = 100e-6
 DC_BUFFER = 100
+DC_WINDOWS = 10  # every flow's delivered bytes sampled 10 times per run: throughput per window (steady state)
 
 
 def dc_topology(name: str, small: bool = False) -> Topology:
@@ -340,7 +341,8 @@ def data_centre(topology: str, algorithm: str, subflows: int, duration_s: float,
     ``run``; ECMP on. FatTree and VL2 hosts are single-homed: ``subflows`` subflows between the
     two hosts, each with its own ECMP hash. BCube servers have k+1 interfaces: the subflows take
     BCube's parallel paths, one per interface, ``subflows`` ∈ {1, 2, 3, 4} of them, or all four
-    twice for 8. Single-path algorithms (``reno``) run one connection per host without ``mptcp``."""
+    twice for 8. Single-path algorithms (``reno``) run one connection per host without ``mptcp``.
+    Every flow's delivered bytes are sampled ``DC_WINDOWS`` times (the throughput per window)."""
     t = dc_topology(topology, small)
     nodes = [{**node, "power": ETHERNET} if node["name"] in t.hosts else node for node in t.nodes]
     interfaces = t.info["k"] + 1 if topology == "bcube" else 1
@@ -361,9 +363,11 @@ def data_centre(topology: str, algorithm: str, subflows: int, duration_s: float,
                 flow["mptcp"] = {"paths": [bcube_path(t, a, b, level) for level in range(count)],
                                  "subflows_per_path": max(per_path, 1)}  # fmt: skip
         flows.append(flow)
+    recorder = {"interval_s": duration_s / DC_WINDOWS, "quantities": [], "flows": [f["name"] for f in flows],
+                "flow_quantities": ["delivered_bytes"]}  # fmt: skip
     return {
         "name": f"mptcp-energy-{t.name}-{algorithm}-{subflows}", "seed": BASE_SEED + run, "nodes": nodes,
-        "links": t.links, "flows": flows, "duration_s": duration_s, "routing": {"ecmp": True},
+        "links": t.links, "flows": flows, "duration_s": duration_s, "routing": {"ecmp": True}, "recorder": recorder,
     }  # fmt: skip
 
 

@@ -5,6 +5,8 @@ import pytest
 from wattnet.experiments.capacity_scaling import QUICK
 from wattnet.experiments.capacity_scaling.causes import explanations
 from wattnet.experiments.data import load_parameters
+from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
+from wattnet.experiments.greened_network.causes import late_timeouts
 
 
 def test_a_missing_parameter_file_is_named():
@@ -35,3 +37,28 @@ def test_the_smallest_rtt_cause_quotes_both_offered_loads_when_they_straddle_the
     assert "wattnet 929, ns-2.35 0" in causes["A1"] and "A3" not in causes
     # Both above 9 Mb/s: practRA steps down in neither, and the cause does not apply.
     assert "A1" not in explanations(runs(49_000, 0), runs(49_532, 0), config)
+
+
+def lowest_windows(bic_at_90: float) -> pd.DataFrame:
+    """BIC and CUBIC at 50 and 90 %, the primary background, with their lowest window after ESTOP."""
+    return pd.DataFrame(
+        [
+            {"background": PRIMARY_BACKGROUND, "variant": variant, "threshold_pct": threshold, "cwnd_min_after": cwnd}
+            for variant, threshold, cwnd in [
+                ("BIC", 50, 296),
+                ("BIC", 90, bic_at_90),
+                ("CUBIC", 50, 303),
+                ("CUBIC", 90, 184),
+            ]
+        ]
+    )
+
+
+def test_the_late_timeout_cause_names_the_cases_where_only_wattnet_falls_to_one_segment():
+    sentence = late_timeouts(lowest_windows(1), lowest_windows(181))
+    assert (
+        sentence is not None
+        and "(lowest window after ESTOP, segments: BIC at 90 %: wattnet 1, ns-2.35 181)" in sentence
+    )
+    assert late_timeouts(lowest_windows(181), lowest_windows(181)) is None
+    assert late_timeouts(lowest_windows(1), None) is None

@@ -211,7 +211,7 @@ class Tcp(_Model):
     ``rfc`` (the default): the plain RFCs (RFC 6298 timers, RFC 5681 initial window by MSS,
     200 ms delayed ACKs, no SACK, timestamps or later refinements). ``ns2``: ns-2.35's one-way
     agents (MSS 1000, no SACK, no delayed ACKs, initial window 2, initial RTO 3 s, minimum 0.2 s, 10 ms
-    tick, one timed segment per RTT). ``ns3``: ns-3.44's defaults (MSS 536,
+    tick, one timed segment per RTT, ssthresh from cwnd, reduced again on every timeout, Reno's bugFix_). ``ns3``: ns-3.44's defaults (MSS 536,
     initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 1 s). ``linux``: a current
     kernel (MSS 1448, initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 0.2 s, 40 ms
     delayed ACKs). ``docs/tcp-profiles.md`` lists every field per profile with its source.
@@ -261,13 +261,14 @@ class Tcp(_Model):
     """CUBIC's HyStart delay-increase exit from slow start (Linux tcp_cubic.c)."""
     ssthresh_rule: Literal["flight_size", "cwnd"] | None = None
     """What a loss or ECN reduction halves into ssthresh: the FlightSize (RFC 5681 §3.1 eq. 4) or
-    cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size."""
+    cwnd without the duplicate-ACK inflation (ns-2.35 tcp.cc slowdown()); default flight_size (``ns2``: cwnd)."""
     ssthresh_on_every_timeout: bool | None = None
-    """Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35 slowdown()),
-    instead of once per window (Linux tcp_enter_loss); default false."""
+    """Reduce ssthresh on every timeout, also inside a window already reduced (ns-2.35 slowdown(), and
+    enter_loss() of its TCP-Linux agent), instead of once per window (Linux tcp_enter_loss); default false
+    (``ns2``: true)."""
     reno_bug_fix: bool | None = None
     """Reno: no new fast retransmit until the data outstanding at the last one is acknowledged (ns-2.35 bugFix_,
-    the test of RFC 6582 §3.2 step 2); default false."""
+    the test of RFC 6582 §3.2 step 2); default false (``ns2``: true)."""
 
     @field_validator("max_rto_s")
     @classmethod

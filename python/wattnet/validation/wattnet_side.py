@@ -45,12 +45,6 @@ def tcp_table(scenario: ValidationScenario) -> dict[str, Any]:
             "receive_window_bytes": scenario.window_packets * NS2_MSS,
             # ns-2's reset() sets ssthresh_ to window_.
             "initial_ssthresh_segments": scenario.window_packets,
-            # ns-2's agents' slowdown() halves cwnd_ (without the duplicate-ACK inflation) on every
-            # loss and every timeout, and Reno's bugFix_ allows one fast retransmit per window
-            # (docs/ns2-compatibility.md): not yet the ns2 profile's defaults.
-            "ssthresh_rule": "cwnd",
-            "ssthresh_on_every_timeout": True,
-            "reno_bug_fix": True,
             "ecn": scenario.ecn,
         }
     return {

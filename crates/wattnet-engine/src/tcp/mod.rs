@@ -404,11 +404,12 @@ impl Defaults {
             },
             // ns-2.35's one-way agents (Agent/TCP defaults read from ns-2 itself): packetSize_
             // 1000, TCPSink without delayed ACKs, windowInit_ 2, rtxcur_init_ 3 s, minrto_ 0.2 s,
-            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT. Not yet defaults (see
-            // docs/tcp-profiles.md): singledup_ 1 (limited transmit), window_ 20 (with the
-            // ssthresh_ it sets), slowdown()'s ssthresh and Reno's bugFix_, left to
-            // limited_transmit, receive_window_bytes, ssthresh_rule, ssthresh_on_every_timeout
-            // and reno_bug_fix.
+            // maxrto_ 60 s, tcpTick_ 10 ms, one timed segment per RTT; `slowdown()` (tcp.cc)
+            // halves min(cwnd_, window_) on each loss and, from `timeout()`, on every timeout, as
+            // the TCP-Linux agent that runs BIC and CUBIC does (tcp-linux.cc `enter_loss()` calls
+            // the module's ssthresh on every timeout); Reno's bugFix_ (tcp-reno.cc
+            // `dupack_action()`). Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
+            // transmit) and window_ 20 (with the ssthresh_ it sets).
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
                 initial_rto_s: 3.0,
@@ -417,6 +418,9 @@ impl Defaults {
                 initial_window: 2.0,
                 rtt_sampling: RttSampling::OncePerRtt,
                 limited_transmit: false,
+                ssthresh_rule: SsthreshRuleSpec::Cwnd,
+                ssthresh_on_every_timeout: true,
+                reno_bug_fix: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

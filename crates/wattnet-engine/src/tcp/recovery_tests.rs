@@ -223,6 +223,29 @@ fn a_timeout_in_fast_recovery_halves_again_only_without_the_once_per_window_guar
     }
 }
 
+/// The `ns2` profile takes ns-2.35's loss response without being told: in the fast recovery of the
+/// trace above (cwnd 20, 14 out) the third duplicate ACK halves cwnd (ssthresh 10, not the flight's
+/// 7.0005) and the timeout halves again (5); Reno allows one fast retransmit per window (the
+/// duplicate ACKs for 5 after the partial ACK start none).
+#[test]
+fn the_ns2_profile_responds_to_loss_as_ns2_does() {
+    let mut h = Harness::transfer(ns2("newreno"), 20.0, Some(14 * MSS));
+    for _ in 1..=5 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 15.0));
+    assert_eq!(h.time_out(), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (5.0, 1.0));
+    let mut h = Harness::new(ns2("reno"), 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    for _ in 0..4 {
+        assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    }
+    assert_eq!(h.sender.stats.fast_retransmits, 1);
+}
+
 /// Tahoe: the third duplicate ACK sets ssthresh 10 and cwnd 1 and goes back to snd_una.
 #[test]
 fn tahoe_slow_starts_from_one_segment_and_goes_back_n() {

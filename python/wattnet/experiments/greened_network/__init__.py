@@ -149,7 +149,7 @@ def reproduce(
     ]
     stage(NAME, "checks and report")
     ours = checks(network, iv, v, per_threshold)
-    causes = explanations(out, runs, [c["id"] for c in ours])
+    causes = explanations(per_threshold, [c["id"] for c in ours])
     check_list = judge(ours, ns2_checks(network), explanations=causes)
     write_checks(out, check_list)
     return report(out, config, quick, runs, iv, v, loads_summary, check_list, figures)

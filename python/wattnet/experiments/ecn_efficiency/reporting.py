@@ -16,6 +16,9 @@ from wattnet.experiments.ecn_efficiency.params import (
     LARGE_BUFFER_PACKETS,
     MSS_BYTES,
     NAME,
+    RECORDER_INTERVAL_S,
+    RED_PARAMETERS,
+    RED_THRESHOLDS,
     SEGMENTS_PER_TRANSFER,
     TRANSFER_BYTES,
     Grid,
@@ -47,8 +50,9 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
         ("QL at router B", (f"{', '.join(map(str, config['qls']))} packets; DropTail counts the packet in service, RED "
          "lets QL packets wait besides it"), "paper + ns-2.35 (DropTail and RED's limit_)"),
         ("other queues", f"DropTail {LARGE_BUFFER_PACKETS} packets (never drop)", "interpretation (the paper: no loss there)"),
-        ("RED thresholds", "min_th/max_th 5/15, 10/30, 20/60, 40/120 packets (Table 1)", "paper"),
-        ("RED w_q, max_p", "0.002, 0.1", "paper"),
+        ("RED thresholds", "min_th/max_th " + ", ".join(f"{low}/{high}" for low, high in RED_THRESHOLDS.values())
+         + " packets (Table 1)", "paper"),
+        ("RED w_q, max_p", f"{RED_PARAMETERS['w_q']:g}, {RED_PARAMETERS['max_p']:g}", "paper"),
         ("RED gentle, idle decay, mean packet", "gentle, ns-2's idle decay, 500 B", "ns-2.35 default (gentle_ true, mean_pktsize_ 500)"),
         ("RED's rules", ("ns-2.35's (preset ns2): no early drop or mark while at most one packet waits; drops spaced by "
          "the bytes since the last one ÷ 500 B and their probability scaled by size/500 B"),
@@ -86,7 +90,8 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
         "TT = time from the client's SYN to the last data byte; mean and sample STD over the 11·n transfers of a run.",
         "Utilisation = the bottleneck's busy time over the experiment (to the last completion).",
         f"E7 reads d = {E7_DELAY_MS} ms (the paper's text gives no d there); the check also shows the other d.",
-        ("E6, E11: RED's average is sampled every 50 ms as the engine holds it (updated at each arrival, as ns-2's "
+        (f"E6, E11: RED's average is sampled every {RECORDER_INTERVAL_S * 1000:g} ms as the engine holds it (updated "
+         "at each arrival, as ns-2's "
          "<code>ave_</code>). The RED region is min_th ≤ avg &lt; 2·max_th (gentle: where early marking is in effect)."),
         ("Fig. 2 (the CDF of CE marks over sequence numbers) is not drawn: the engine counts CE marks per connection, "
          "not per sequence number."),

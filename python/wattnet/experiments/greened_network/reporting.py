@@ -8,11 +8,20 @@ from typing import Any
 import pandas as pd
 
 from wattnet.estop import (
+    LINE_CARD_CAPACITY_BPS,
     LINE_CARD_WATTS,
+    SASSU_WATTS_SAVED,
+    line_card_watts,
 )
 from wattnet.experiments import GREENED_NETWORK_PAPER
 from wattnet.experiments.greened_network.params import (
+    AIMD,
+    B1_TOLERANCE,
+    B3_TOLERANCE,
+    B5_DEEP_DROP_FRACTION,
+    B5_SETTLED_FACTOR,
     BACKGROUND_READINGS,
+    CAPACITY_SCALE,
     CBR_LOAD,
     CBR_PACKET_BYTES,
     DURATION_S,
@@ -23,6 +32,7 @@ from wattnet.experiments.greened_network.params import (
     PAPER_TABLE_IV,
     PRIMARY_BACKGROUND,
     RECORDER_INTERVAL_S,
+    REDUCTION_FRACTION,
     STEADY_FROM_S,
     SWITCH_OFF_S,
     TABLE_IV_THRESHOLDS,
@@ -36,9 +46,13 @@ from wattnet.experiments.greened_network.params import (
 from wattnet.experiments.greened_network.summaries import table_iv_wide
 from wattnet.experiments.greened_network.targets import _by_variant
 from wattnet.experiments.report import (
+    REPRODUCED,
     table_html,
     write_report,
 )
+
+# ns-2.35's Agent/TCP/Vegas beta_ (segments): the study's Vegas runs with it (the variants table).
+VEGAS_BETA = 3
 
 
 def parameters(config: Grid, quick: bool) -> list[tuple[str, str, str]]:
@@ -87,14 +101,23 @@ def interpretations(v: pd.DataFrame, quick: bool) -> list[str]:
     vegas_paper_losses = ", ".join(
         f"{100 * (vegas_before - after) / vegas_before:.1f}" for _, after in sorted(vegas_after.items())
     )
+    free_mbps = LINK_RATE_BPS * (1 - CBR_LOAD) / 1e6
+    # The paper's BIC and CUBIC: before ESTOP, and after it at every Table IV threshold.
+    best = [PAPER_TABLE_IV[v] for v in ("BIC", "CUBIC")]
+    best_before = sum(before for before, _ in best) / len(best)
+    best_after = [after for _, row in best for after in row.values()]
+    cards = LINK_RATE_BPS * CAPACITY_SCALE / LINE_CARD_CAPACITY_BPS
+    per_link = line_card_watts(LINK_RATE_BPS * CAPACITY_SCALE)
+    paper_watts = sorted(set(SASSU_WATTS_SAVED.values()), reverse=True)
+    paper_links = [round(watts / per_link) for watts in paper_watts]
     return [
         f"""<b>Background traffic.</b> The paper: "CBR traffic on top of UDP using 25 % of the link capacity of every
 link, before the links switch-off", re-routed by OSPF after it. wattnet's default reads it as a CBR flow in each
 direction of every link. After pruning, that puts the flows of SNVA–STTL and SNVA–DNVR on KSCY→DNVR (30 Mb/s of CBR at
 every threshold) and at 50 % five flows (50 Mb/s) on each direction of HSTN–KSCY, a link of the TCP path: the
 background alone overloads the network, and the TCP flow keeps at most 10 Mb/s after ESTOP. The paper's numbers say
-otherwise: BIC and CUBIC keep ≈ 27 of the 30 Mb/s the CBR leaves them before ESTOP and ≈ 20 Mb/s after it at 50, 70 and
-90 % alike, so the bottleneck of the new path carries about 20 Mb/s of CBR and nothing is overloaded. One ns-2 CBR
+otherwise: BIC and CUBIC keep ≈ {best_before:.0f} of the {free_mbps:g} Mb/s the CBR leaves them before ESTOP and
+{min(best_after):.0f}–{max(best_after):.0f} Mb/s after it at every threshold alike, so the bottleneck of the new path carries about 20 Mb/s of CBR and nothing is overloaded. One ns-2 CBR
 agent per link (a UDP agent at one end, a sink at the other) is the other literal reading, and <b>the runs use one flow
 per link from its second SNDlib end to its first (<code>{PRIMARY_BACKGROUND}</code>)</b>: of the three readings, the
 only one that leaves 20 Mb/s of CBR on the TCP path's bottleneck at every threshold (the offered loads below, measured
@@ -112,32 +135,51 @@ names the Linux kernels they come from, most likely ran that agent (the wattnet 
 The agent "supports SACK" and is run with a SACK receiver (ns-2 manual, "Linux TCP"): BIC and CUBIC run with the ns2
 profile plus SACK (RFC 6675 recovery), CUBIC with the β = 0.8 of the kernels the port carried. Tahoe, Reno,
 NewReno and Vegas are ns-2's own agents, without SACK.""",
-        """Throughput is the TCP flow's goodput (in-order bytes delivered to the receiver); before = [0, 30) s, after =
-[30, 60) s with the 0.03 s transition; throughput loss = (before − after)/before × 100.""",
-        f"""<b>Fig. 2 measures.</b> Mean cwnd before ESTOP over [{STEADY_FROM_S:g}, 30) s (the initial slow-start
-overshoot left out) and after it over [30, 60) s. Peaks leave out loss recovery (from the first to the last fall of ≥
-10 % between samples of a loss event, falls less than {LOSS_EVENT_GAP_S:g} s apart), where each duplicate ACK inflates
-a Reno-style cwnd by a segment; the peak after ESTOP is taken once its first second is over. "Short deep drop": the
-lowest cwnd in that second is at most half the mean before; "new stable state": the mean after it is at least twice
-that lowest value. "Time to peak": with buffers above the BDP the AIMD sawtooth lasts ≈ 25 s, one per phase, so it is
+        f"""Throughput is the TCP flow's goodput (in-order bytes delivered to the receiver); before = [0, {SWITCH_OFF_S:g}) s,
+after = [{SWITCH_OFF_S:g}, {DURATION_S:g}) s with the {TRANSITION_S:g} s transition; throughput loss = (before − after)/before
+× 100.""",
+        f"""<b>Fig. 2 measures.</b> Mean cwnd before ESTOP over [{STEADY_FROM_S:g}, {SWITCH_OFF_S:g}) s (the initial
+slow-start overshoot left out) and after it over [{SWITCH_OFF_S:g}, {DURATION_S:g}) s. Peaks leave out loss recovery (from
+the first to the last fall of ≥ {(1 - REDUCTION_FRACTION) * 100:g} % between samples of a loss event, falls less than
+{LOSS_EVENT_GAP_S:g} s apart), where each duplicate ACK inflates a Reno-style cwnd by a segment; the peak after ESTOP is
+taken once its first second is over. "Short deep drop": the lowest cwnd in that second is at most
+{B5_DEEP_DROP_FRACTION:g} × the mean before; "new stable state": the mean after it is at least {B5_SETTLED_FACTOR:g} × that
+lowest value. "Time to peak": with buffers above the BDP the AIMD sawtooth lasts about one phase, so it is
 read from the growth rate in congestion avoidance (segments/s, ≈ 1 per RTT) and the SRTT, before and after. Panel
 letters follow the paper's text; which of Tahoe, Reno and NewReno is (a), (b) or (e) is assumed.""",
         f"""Vegas's collapse (B6) is a throughput loss ≥ {VEGAS_COLLAPSE_LOSS_PCT:g} % (less than a quarter left);
 moderate is ≤ {VEGAS_MODERATE_LOSS_PCT:g} %. The paper's Table IV gives losses of {vegas_paper_losses} %.""",
-        """<b>Watts saved (B3).</b> the wattnet defaults's rule counts one set of ⌈40/2.5⌉ = 16 cards of 140 W per link
-switched off (2240 W): 8960 W for 4 links, 4480 W for 2. The paper's 9072 and 4368 W are 2268 and 2184 W per link, which
-no single per-link rule gives; both are within ±3 % of the rule. The engine puts a card set on each port, i.e. at both
-ends of a link, so its measured saving is twice the rule.""",
+        f"""<b>Watts saved (B3).</b> the wattnet defaults's rule counts one set of
+⌈{LINK_RATE_BPS * CAPACITY_SCALE / 1e9:g}/{LINE_CARD_CAPACITY_BPS / 1e9:g}⌉ = {cards:.0f} cards of {LINE_CARD_WATTS:g} W per
+link switched off ({per_link:g} W): {" and ".join(f"{n * per_link:g} W for {n} links" for n in paper_links)}. The paper's
+{" and ".join(f"{w:g}" for w in paper_watts)} W are {" and ".join(f"{w / n:g}" for w, n in zip(paper_watts, paper_links))} W
+per link, which no single per-link rule gives; both are within ±{B3_TOLERANCE * 100:g} % of the rule. The engine puts a
+card set on each port, i.e. at both ends of a link, so its measured saving is twice the rule.""",
     ]
 
 
-def differences(iv: pd.DataFrame, runs: pd.DataFrame) -> str:
+def differences(iv: pd.DataFrame, runs: pd.DataFrame, check_list: list[dict[str, Any]]) -> str:
     """Where wattnet's numbers differ from the paper's, with the measured values and the likely reasons (HTML)."""
     primary = iv[iv["background"] == PRIMARY_BACKGROUND]
     before = _by_variant(primary, TABLE_IV_THRESHOLDS[0], "before_mbps")
     after = primary.pivot_table(index="variant", columns="threshold_pct", values="after_mbps")
     main_runs = runs[runs["background"] == PRIMARY_BACKGROUND]
     timeouts = main_runs.groupby("variant")["timeouts"].mean()
+    peak_newreno = float(main_runs[main_runs["variant"] == "NewReno"]["cwnd_peak_before"].mean())
+    # Vegas at 70 % (three links off, the flow re-routed): the RTT it keeps as its base and the one it meets.
+    vegas = main_runs[(main_runs["variant"] == "Vegas") & (main_runs["links_off"] == 3)]
+    vegas_base_ms = float(vegas["srtt_before_ms"].mean())
+    vegas_extra_ms = float((vegas["srtt_after_ms"] - vegas["srtt_before_ms"]).mean())
+    vegas_cwnd = VEGAS_BETA * (vegas_base_ms + vegas_extra_ms) / vegas_extra_ms
+    vegas_mbps = vegas_cwnd * (MSS_BYTES + 40) * 8 / ((vegas_base_ms + vegas_extra_ms) / 1e3) / 1e6
+    verdicts = {c["id"]: c["verdict"] for c in check_list}
+
+    def verdict_of(id: str) -> str:
+        verdict = verdicts.get(id, "not checked")
+        return "is reproduced" if verdict == REPRODUCED else f"is not reproduced ({verdict})"
+
+    loss_falls = verdict_of("B6.loss-falls")
+
     # Runs in which the window fell to one segment after ESTOP, per variant and number of links off.
     to_one = main_runs[main_runs["cwnd_min_after"] <= 1].groupby(["variant", "links_off"]).size()
     runs_per_set = main_runs.groupby(["variant", "links_off"]).size()
@@ -145,37 +187,70 @@ def differences(iv: pd.DataFrame, runs: pd.DataFrame) -> str:
     def fell(variant: str, links_off: int) -> str:
         return f"{to_one.get((variant, links_off), 0)}/{runs_per_set[(variant, links_off)]}"
 
+    def paper_before(*variants: str) -> str:
+        return ", ".join(f"{PAPER_TABLE_IV[v][0]:g}" for v in variants)
+
+    free_mbps = LINK_RATE_BPS * (1 - CBR_LOAD) / 1e6
+    bdp_packets = free_mbps * 1e6 * vegas_base_ms / 1e3 / ((MSS_BYTES + 40) * 8)
+    aimd_shares = [100 * PAPER_TABLE_IV[v][0] / free_mbps for v in AIMD]
+    hops = main_runs.groupby("links_off")["hops_after"].agg(lambda s: sorted(set(s)))
+    paper_steps = [
+        100 * (PAPER_TABLE_IV[v][1][a] - PAPER_TABLE_IV[v][1][b]) / PAPER_TABLE_IV[v][0]
+        for v in PAPER_TABLE_IV
+        if v != "Vegas"
+        for a, b in zip(TABLE_IV_THRESHOLDS[1:], TABLE_IV_THRESHOLDS)
+    ]
+
     return f"""<ul>
-<li><b>Tahoe, Reno and NewReno before ESTOP</b> (paper 18.11, 20.82, 21.51 Mb/s; wattnet {before["Tahoe"]:.2f},
-{before["Reno"]:.2f}, {before["NewReno"]:.2f}). The 300-packet buffers are above the ≈ 173-packet BDP of the 30 Mb/s
-the CBR leaves at a 48 ms RTT: halving a window of ≈ 456 segments leaves ≈ 228, still above the BDP, so NewReno keeps
-the path full (one loss event per phase, Fig. 2), and Tahoe's slow start back to ssthresh takes well under a second.
-Reno is lower because its recovery of the many losses of the initial slow start ends in timeouts
-({timeouts["Reno"]:.1f} per run). The paper's AIMD agents reach only 60–72 % of the 30 Mb/s; its text does not say what
-held them back, so B1 fails for them, and B6's orderings among Tahoe, Reno and NewReno, which rest on those numbers,
-fail with it.</li>
-<li><b>BIC and CUBIC before ESTOP</b> (wattnet {before["BIC"]:.2f} and {before["CUBIC"]:.2f} Mb/s, paper 27.23 and
-26.26): within B1's ±15 %, but below Tahoe, NewReno and Vegas: their initial slow start overshoots to ≈ 900 segments
-and its recovery ends in timeouts ({timeouts["BIC"]:.1f} and {timeouts["CUBIC"]:.1f} per run in all; their window falls
-to one segment after ESTOP at 70 % in {fell("BIC", 3)} and {fell("CUBIC", 3)} runs). After pruning at 50 and
-70 % they are the two best, CUBIC first, as in the paper.</li>
-<li><b>Throughput loss at 90 % is not lower than at 70 %</b> (B6.loss-falls). With the chosen background the bottleneck
+<li><b>Tahoe, Reno and NewReno before ESTOP</b> (paper {paper_before(*AIMD)} Mb/s; wattnet {before["Tahoe"]:.2f},
+{before["Reno"]:.2f}, {before["NewReno"]:.2f}). The 300-packet buffers are above the ≈ {
+        bdp_packets:.0f}-packet BDP of the
+{free_mbps:g} Mb/s the CBR leaves at a {
+        vegas_base_ms:.0f} ms RTT (Vegas's SRTT, which holds only a few segments queued):
+halving NewReno's peak window of ≈ {peak_newreno:.0f} segments leaves ≈ {peak_newreno / 2:.0f},
+{
+        "still above" if peak_newreno / 2 > bdp_packets else "below"
+    } the BDP, so NewReno keeps the path full (one loss event per phase, Fig. 2), and Tahoe's slow start back to ssthresh takes well under a second.
+Reno's recovery of the many losses of the initial slow start ends in timeouts ({timeouts["Reno"]:.1f} per run{
+        ", which keeps it below Tahoe and NewReno" if before["Reno"] < min(before["Tahoe"], before["NewReno"]) else ""
+    }). The paper's AIMD agents reach only {min(aimd_shares):.0f}–{max(aimd_shares):.0f} % of
+the {free_mbps:g} Mb/s; its text does not say what
+held them back: B1 {verdict_of("B1.Tahoe")} for Tahoe, {verdict_of("B1.Reno")} for Reno and {verdict_of("B1.NewReno")}
+for NewReno, and B6's orderings among them, which rest on those numbers, {
+        verdict_of("B6.reno-newreno-beat-tahoe")
+    }.</li>
+<li><b>BIC and CUBIC before ESTOP</b> (wattnet {before["BIC"]:.2f} and {before["CUBIC"]:.2f} Mb/s, paper
+{paper_before("BIC", "CUBIC")}): B1 allows ±{B1_TOLERANCE * 100:g} %; their initial slow start overshoots far above the
+path's BDP and its recovery ends in timeouts ({timeouts["BIC"]:.1f} and {timeouts["CUBIC"]:.1f} per run in all;
+their window falls to one segment after ESTOP at 70 % in {fell("BIC", 3)} and {
+        fell("CUBIC", 3)
+    } runs). The paper's two best, before and
+after pruning: B6.bic-cubic-best {verdict_of("B6.bic-cubic-best")}, and CUBIC best after pruning (B6.cubic-best-after)
+{verdict_of("B6.cubic-best-after")}.</li>
+<li><b>Throughput loss at 90 % against 70 %</b>: B6.loss-falls {loss_falls}. With the chosen background the bottleneck
 of the TCP path carries 20 Mb/s of CBR after ESTOP at every threshold (table above), so the thresholds differ for the
-TCP flow only in its RTT (5 hops at 90 %, 6 at 50–70 %) and in the transition. At 90 % the flow keeps its path, and
-0.03 s after the switch-off KSCY→DNVR takes the re-routed SNVA→DNVR CBR while the flow's window, sized for 30 Mb/s, is
+TCP flow only in its RTT ({"; ".join(f"{'/'.join(map(str, h))} hops with {n} links off" for n, h in hops.items())})
+and in the transition. At 90 % the flow keeps its path, and {
+        TRANSITION_S:g} s after the switch-off KSCY→DNVR takes the re-routed SNVA→DNVR CBR while the flow's window, sized for 30 Mb/s, is
 in flight: BIC and CUBIC fall to one segment after ESTOP in {fell("BIC", 2)} and {fell("CUBIC", 2)} runs at 90 %,
 against {fell("BIC", 3)} and {fell("CUBIC", 3)} at 70 %, where the flow itself is re-routed (after ESTOP: BIC
 {after[70].loc["BIC"]:.2f} Mb/s at 70 %, {after[90].loc["BIC"]:.2f} at 90 %; CUBIC {after[70].loc["CUBIC"]:.2f} and
-{after[90].loc["CUBIC"]:.2f}). The paper's loss falls by 1–2 points per step: its background leaves more room at 90 %
+{after[90].loc["CUBIC"]:.2f}). The paper's loss falls by {min(paper_steps):.1f}–{max(paper_steps):.1f} points per
+step: its background leaves more room at 90 %
 than at 50 %, which none of the three readings does.</li>
-<li><b>BIC and CUBIC at the transition</b> (B5.bic-cubic-above-1, th = 70 %). The 0.03 s black hole drops the tail of
+<li><b>BIC and CUBIC at the transition</b> (B5.bic-cubic-above-1, th = 70 %). The {
+        TRANSITION_S:g} s black hole drops the tail of
 the window, which leaves no later segment to raise duplicate ACKs or SACK blocks; then only the retransmission timer
 recovers and cwnd restarts from one segment.</li>
-<li><b>Vegas after pruning at 50 and 70 %</b> (paper 0.1 and 0.32 Mb/s): wattnet's Vegas collapses too, to
-{after[50].loc["Vegas"]:.2f} and {after[70].loc["Vegas"]:.2f} Mb/s. Its baseRTT stays at the old path's ≈ 48 ms and the
-new path adds ≈ 8 ms of propagation, so it shrinks cwnd until cwnd·(rtt − baseRTT)/rtt ≤ β = 3 segments, about 20
-segments or ≈ 3 Mb/s. The paper's 0.1–0.3 Mb/s is a cwnd of one or two segments, deeper than that rule gives for these
-delays, so B1.Vegas fails after pruning while the collapse itself (B6.vegas-collapse) is reproduced.</li>
+<li><b>Vegas after pruning at 50 and 70 %</b> (paper {PAPER_TABLE_IV["Vegas"][1][50]:g} and
+{PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s): wattnet's Vegas collapses too, to
+{after[50].loc["Vegas"]:.2f} and {after[70].loc["Vegas"]:.2f} Mb/s. Its baseRTT stays at the old path's ≈
+{vegas_base_ms:.0f} ms (its SRTT before ESTOP) and the new path adds ≈ {vegas_extra_ms:.0f} ms, so it shrinks cwnd until
+cwnd·(rtt − baseRTT)/rtt ≤ β = {VEGAS_BETA} segments, about {vegas_cwnd:.0f} segments or ≈ {vegas_mbps:.0f} Mb/s. The
+paper's {PAPER_TABLE_IV["Vegas"][1][50]:g}–{
+        PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s is a cwnd of one or two segments, deeper
+than that rule gives for these delays: B1.Vegas {verdict_of("B1.Vegas")}, the collapse itself
+(B6.vegas-collapse) {verdict_of("B6.vegas-collapse")}.</li>
 </ul>"""
 
 
@@ -195,7 +270,7 @@ def report(
          + "<p>The TCP path's ports follow the engine's routing rule (hop count, lowest next-hop id), recomputed with "
          "networkx; its hop counts (<code>tcp_path_hops_after</code>) are the engine's (<code>hops_after</code> in the "
          "runs).</p>"),
-        ("Where wattnet differs from the paper, and the likely reasons", differences(iv, runs)),
+        ("Where wattnet differs from the paper, and the likely reasons", differences(iv, runs, check_list)),
     ]  # fmt: skip
     others = iv[iv["background"] != PRIMARY_BACKGROUND]
     if len(others):

@@ -105,7 +105,7 @@ ns3: setup
 # capacity scaling's practRA emulation takes the longest: about half an hour on two cores).
 validate: ns2 ns3
 	$(BIN)/python validation/defaults_docs.py
-	$(BIN)/wattnet validate --regenerate --report docs/validation.md
+	$(BIN)/wattnet validate --regenerate --report docs/validation.md --readme README.md
 	$(BIN)/python validation/studies/run_all.py
 
 clean:

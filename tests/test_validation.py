@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from wattnet.runner import run as run_scenario
@@ -31,6 +32,15 @@ def test_wattnet_matches_the_stored_references_within_tolerance():
     assert len(rows) == sum(len(compare.load_reference(name)["metrics"]) for name in SCENARIOS)
     failed = [row for row in rows if row.verdict == "FAIL"]
     assert not failed, "rows outside their tolerance and not known differences:\n" + report.console_table(failed)
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert report.readme_block(rows) in readme, "README's validation summary is stale: wattnet validate --readme"
+
+
+def test_scenario_families_drop_the_variant_rtt_and_window():
+    assert report.scenario_family("ns2-dumbbell-newreno-red-ecn") == "ns2-dumbbell-red-ecn"
+    assert report.scenario_family("ns3-single-cubic-rtt202") == "ns3-single"
+    assert report.scenario_family("ns2-single-newreno-window20") == "ns2-single"
+    assert report.scenario_family("ns2-serial-newreno") == "ns2-serial"
 
 
 def test_every_known_difference_names_a_row_and_explains_it_in_one_sentence():

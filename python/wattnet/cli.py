@@ -483,6 +483,9 @@ def validate_command(
     report: Annotated[
         Path | None, typer.Option(help="Write the side-by-side table as Markdown (docs/validation.md).")
     ] = None,
+    readme: Annotated[
+        Path | None, typer.Option(help="Rewrite the validation summary block of this README (README.md).")
+    ] = None,
     only: Annotated[list[str] | None, typer.Option(help="Only this scenario (repeatable).")] = None,
 ) -> None:
     """Compare wattnet with the stored ns-2.35 and ns-3.44 results of the cross-validation scenarios."""
@@ -503,6 +506,12 @@ def validate_command(
     if report is not None:
         validation_report.write_markdown(rows, report)
         typer.echo(f"wrote {report}")
+    if readme is not None:
+        try:
+            validation_report.write_readme_summary(rows, readme)
+        except ValueError as error:
+            exit_with_errors([f"--readme: {error}"])
+        typer.echo(f"wrote the validation summary into {readme}")
     failed = [row for row in rows if row.verdict == "FAIL"]
     known = sum(row.verdict == "known difference" for row in rows)
     typer.echo(f"{len(rows) - len(failed) - known} rows pass, {known} known differences, {len(failed)} fail")

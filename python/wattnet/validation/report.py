@@ -56,7 +56,8 @@ def markdown(rows: list[Row]) -> str:
             "wattnet runs the ns-2 scenarios with the `ns2` TCP profile (one-way agents: segment 1000 B + 40 B "
             "of headers, the receive window set to ns-2's `window_`, initial ssthresh = `window_` as ns-2's "
             "`reset()` sets it; no header for Vegas, whose ns-2 agent puts `packetSize_` bytes on the wire) and "
-            f"the ns-3 scenarios with the `{ns3_profile()}` profile (segment 1448 B + 52 B of headers, receive "
+            f"the ns-3 scenarios with the `{ns3_profile()}` profile (segment 1448 B + 42 B of IP, TCP and PPP headers + "
+            "the 12-byte timestamp option, 1502 B on the wire as in ns-3; receive "
             "window 4 MiB as the ns-3 program's socket buffers). Bottleneck buffers follow each simulator: ns-2's "
             "DropTail counts the packet in transmission and its RED does not; ns-3 adds the device's one-packet "
             "queue to the queue disc's. Every scenario runs five times in each simulator, flow i of replica k "
@@ -123,3 +124,43 @@ def markdown(rows: list[Row]) -> str:
 def write_markdown(rows: list[Row], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(markdown(rows))
+
+
+README_BEGIN = "<!-- validation summary: written by `wattnet validate --readme README.md` -->"
+README_END = "<!-- end of validation summary -->"
+
+
+def scenario_family(name: str) -> str:
+    """A scenario's family: its name without the TCP variant, RTT or window (ns2-dumbbell-reno-droptail ->
+    ns2-dumbbell-droptail)."""
+    words = [w for w in name.split("-") if w not in {"tahoe", "reno", "newreno", "vegas", "cubic", "window20"}]
+    return "-".join(w for w in words if not (w.startswith("rtt") and w[3:].isdigit()))
+
+
+def summary(rows: list[Row]) -> str:
+    """One line per scenario family: how many rows pass, are known differences, fail."""
+    families: dict[str, list[Row]] = {}
+    for r in rows:
+        families.setdefault(scenario_family(r.scenario), []).append(r)
+    lines = ["| scenarios | reference | rows | pass | known difference | fail |", "|---|---|---:|---:|---:|---:|"]
+    for family, members in families.items():
+        passed = sum(r.verdict == "pass" for r in members)
+        known = sum(r.verdict == "known difference" for r in members)
+        reference = "ns-2.35" if family.startswith("ns2") else "ns-3.44"
+        lines.append(
+            f"| {family} | {reference} | {len(members)} | {passed} | {known} | {len(members) - passed - known} |"
+        )
+    return "\n".join(lines)
+
+
+def readme_block(rows: list[Row]) -> str:
+    return f"{README_BEGIN}\n{summary(rows)}\n{README_END}"
+
+
+def write_readme_summary(rows: list[Row], path: Path) -> None:
+    """Replace the marked summary block of ``path`` (the README) with the current one."""
+    text = path.read_text()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"{path}: no validation summary block ({README_BEGIN!r} ... {README_END!r})")
+    path.write_text(text[:begin] + readme_block(rows) + text[end + len(README_END) :])

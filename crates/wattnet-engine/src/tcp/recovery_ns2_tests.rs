@@ -1,0 +1,180 @@
+//! Hand-worked traces of NewReno, Reno and Tahoe and of ns-2.35's loss responses (the `ns2`
+//! profile): ssthresh from cwnd, a reduction on every timeout, Reno's one fast retransmit per window.
+
+use super::*;
+
+/// RFC 6582 §3.2 by hand: cwnd 20, 20 segments out, segments 1 and 5 lost. Segments 2–4 and
+/// 6–20 arrive, producing 18 duplicate ACKs for segment 1.
+#[test]
+fn newreno_partial_ack_trace() {
+    let mut h = Harness::new(ns2("newreno"), 20.0);
+    assert_eq!(h.ack(1, &[], false), Vec::<u64>::new()); // dupack 1
+    h.ack(1, &[], false); // dupack 2
+                          // 3rd dupack: ssthresh = FlightSize/2 = 10, cwnd = 10 + 3 = 13, retransmit segment 1.
+    assert_eq!(h.ack(1, &[], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 13.0));
+    // Dupacks 4..18 inflate cwnd to 28; once cwnd exceeds the 20 segments outstanding,
+    // each dupack releases one new segment: 21..28.
+    let mut new = vec![];
+    for _ in 4..=18 {
+        new.extend(h.ack(1, &[], false));
+    }
+    assert_eq!(h.cwnd(), 28.0);
+    assert_eq!(new, (21..=28).collect::<Vec<_>>());
+    // Partial ACK for 1–4: retransmit 5; cwnd = 28 − 4 + 1 = 25; 24 outstanding, so one
+    // new segment (29) fits.
+    assert_eq!(h.ack(5, &[], false), vec![5, 29]);
+    assert_eq!(h.cwnd(), 25.0);
+    assert_eq!(h.sender.stats.fast_retransmits, 1);
+    // The full ACK (everything through 28, beyond recover = end of 20): cwnd = ssthresh.
+    h.ack(29, &[], false);
+    assert_eq!(h.cwnd(), 10.0);
+    assert_eq!(h.sender.stats.retransmissions, 2);
+}
+
+/// The same losses under Reno: the partial ACK ends recovery (cwnd = ssthresh = 10), and
+/// segment 5 needs three more duplicate ACKs and a second halving (RFC 5681 Reno, without
+/// ns-2's `bugFix_`); returns (ssthresh, cwnd) after that second fast retransmit.
+fn reno_second_fast_retransmit(rule: SsthreshRuleSpec) -> (f64, f64) {
+    let spec = TcpSpec { ssthresh_rule: Some(rule), reno_bug_fix: Some(false), ..ns2("reno") };
+    let mut h = Harness::new(spec, 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!(h.cwnd(), 28.0);
+    // The partial ACK deflates to ssthresh; 24 segments (5..28) are outstanding > 10: nothing sent.
+    assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    assert_eq!(h.cwnd(), 10.0);
+    // Segments 21..28 arrive after the hole at 5: duplicate ACKs for 5; the third resends 5.
+    h.ack(5, &[], false);
+    h.ack(5, &[], false);
+    assert_eq!(h.ack(5, &[], false), vec![5]);
+    assert_eq!(h.sender.stats.fast_retransmits, 2);
+    (h.ssthresh(), h.cwnd())
+}
+
+#[test]
+fn reno_exits_at_the_partial_ack_and_halves_again() {
+    // RFC 5681 eq. 4 halves the FlightSize, 24 segments: ssthresh 12, cwnd 12 + 3 = 15.
+    assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::FlightSize), (12.0, 15.0));
+    // ns-2's slowdown() halves cwnd, 10 segments: ssthresh 5, cwnd 5 + 3 = 8.
+    assert_eq!(reno_second_fast_retransmit(SsthreshRuleSpec::Cwnd), (5.0, 8.0));
+}
+
+/// ns-2's Reno with `bugFix_` (`reno_bug_fix`): the duplicate ACKs for 5 do not start a second
+/// fast retransmit, since the ACK (5) has not passed the data outstanding at the first (through 20);
+/// segment 5 waits for the timer.
+#[test]
+fn ns2_reno_bug_fix_allows_one_fast_retransmit_per_window() {
+    let mut h = Harness::new(TcpSpec { reno_bug_fix: Some(true), ..ns2("reno") }, 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    for _ in 0..3 {
+        assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    }
+    assert_eq!((h.sender.stats.fast_retransmits, h.ssthresh(), h.cwnd()), (1, 10.0, 10.0));
+}
+
+/// A 14-segment transfer with an initial window of 20: cwnd 20, 14 segments and the FIN (one
+/// sequence number) in flight. Segment 1 is lost and 2–4 arrive: the third duplicate ACK takes
+/// ssthresh from 20 / 2 = 10 under ns-2's rule (`tcp.cc` `slowdown()`) and from the FlightSize,
+/// 14.001 / 2 = 7.0005, under RFC 5681 §3.1 eq. 4; cwnd = ssthresh + 3.
+#[test]
+fn ssthresh_halves_cwnd_under_ns2_and_the_flight_size_under_rfc_5681() {
+    for (rule, expected) in [(SsthreshRuleSpec::Cwnd, 10.0), (SsthreshRuleSpec::FlightSize, 7.0005)] {
+        let spec = TcpSpec { ssthresh_rule: Some(rule), ..ns2("newreno") };
+        let mut h = Harness::transfer(spec, 20.0, Some(14 * MSS));
+        assert_eq!((h.cwnd(), h.sender.in_flight()), (20.0, 14 * MSS + 1));
+        h.ack(1, &[], false);
+        h.ack(1, &[], false);
+        assert_eq!(h.ack(1, &[], false), vec![1]);
+        assert!((h.ssthresh() - expected).abs() < 1e-9, "{rule:?}: {}", h.ssthresh());
+        assert!((h.cwnd() - (expected + 3.0)).abs() < 1e-9, "{rule:?}: {}", h.cwnd());
+    }
+}
+
+/// A timeout during the fast recovery of the trace above (cwnd 20, 14 out, ssthresh 10, cwnd
+/// inflated to 13 + 2 = 15 by two more duplicate ACKs). ns-2 (`timeout()` → `slowdown()` on
+/// every timeout) halves its un-inflated cwnd_ = min(ssthresh, cwnd) = 10 again: ssthresh 5.
+/// With the once-per-window guard (Linux `tcp_enter_loss`) ssthresh stays 10. cwnd is 1 in both.
+#[test]
+fn a_timeout_in_fast_recovery_halves_again_only_without_the_once_per_window_guard() {
+    for (every_timeout, expected) in [(true, 5.0), (false, 10.0)] {
+        let spec = TcpSpec {
+            ssthresh_rule: Some(SsthreshRuleSpec::Cwnd),
+            ssthresh_on_every_timeout: Some(every_timeout),
+            ..ns2("newreno")
+        };
+        let mut h = Harness::transfer(spec, 20.0, Some(14 * MSS));
+        for _ in 1..=5 {
+            h.ack(1, &[], false);
+        }
+        assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 15.0));
+        assert_eq!(h.time_out(), vec![1]);
+        assert_eq!((h.ssthresh(), h.cwnd()), (expected, 1.0), "every timeout: {every_timeout}");
+    }
+}
+
+/// The `ns2` profile takes ns-2.35's loss response without being told: in the fast recovery of the
+/// trace above (cwnd 20, 14 out) the third duplicate ACK halves cwnd (ssthresh 10, not the flight's
+/// 7.0005) and the timeout halves again (5); Reno allows one fast retransmit per window (the
+/// duplicate ACKs for 5 after the partial ACK start none).
+#[test]
+fn the_ns2_profile_responds_to_loss_as_ns2_does() {
+    let mut h = Harness::transfer(ns2("newreno"), 20.0, Some(14 * MSS));
+    for _ in 1..=5 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 15.0));
+    assert_eq!(h.time_out(), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (5.0, 1.0));
+    let mut h = Harness::new(ns2("reno"), 20.0);
+    for _ in 1..=18 {
+        h.ack(1, &[], false);
+    }
+    for _ in 0..4 {
+        assert_eq!(h.ack(5, &[], false), Vec::<u64>::new());
+    }
+    assert_eq!(h.sender.stats.fast_retransmits, 1);
+}
+
+/// The `ns2` profile runs ns-2's Vegas agent (`tcp-vegas.cc`): the third duplicate ACK cuts the window
+/// of 20 by a quarter, to 15 (cwnd 15 + 3), recovery is Reno's, and a timeout restarts from 2 segments
+/// with ssthresh half the window. Other profiles run Linux's structure; `classic_diff` is Linux's only.
+#[test]
+fn the_ns2_profile_runs_ns2s_vegas() {
+    let cfg = TcpConfig::from_spec(&ns2("vegas"), "tcp").unwrap();
+    assert_eq!(cfg.recovery, crate::tcp::Recovery::Reno);
+    let mut h = Harness::transfer(ns2("vegas"), 20.0, Some(60 * MSS));
+    for _ in 1..=3 {
+        h.ack(1, &[], false);
+    }
+    assert_eq!((h.ssthresh(), h.cwnd()), (15.0, 18.0));
+    assert_eq!(h.time_out(), vec![1, 2]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (7.5, 2.0));
+    let linux = TcpSpec { profile: TcpProfile::Rfc, ..ns2("vegas") };
+    assert_eq!(TcpConfig::from_spec(&linux, "tcp").unwrap().recovery, crate::tcp::Recovery::NewReno);
+    let classic = serde_json::from_str(r#"{"type": "vegas", "classic_diff": true}"#).unwrap();
+    let err = TcpConfig::from_spec(&TcpSpec { congestion_control: Some(classic), ..ns2("vegas") }, "tcp").unwrap_err();
+    assert!(err.to_string().contains("tcp.congestion_control"), "{err}");
+}
+
+/// Tahoe: the third duplicate ACK sets ssthresh 10 and cwnd 1 and goes back to snd_una.
+#[test]
+fn tahoe_slow_starts_from_one_segment_and_goes_back_n() {
+    let mut h = Harness::new(ns2("tahoe"), 20.0);
+    h.ack(1, &[], false);
+    h.ack(1, &[], false);
+    assert_eq!(h.ack(1, &[], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 1.0));
+    // Later duplicate ACKs change nothing (no fast recovery).
+    for _ in 4..=18 {
+        assert_eq!(h.ack(1, &[], false), Vec::<u64>::new());
+    }
+    // The retransmitted 1 fills the first hole: ACK for 1–4; slow start, cwnd 2, and
+    // go-back-N resends from snd_una: 5 and 6 (6 was not lost but Tahoe does not know).
+    assert_eq!(h.ack(5, &[], false), vec![5, 6]);
+    assert_eq!(h.cwnd(), 2.0);
+}

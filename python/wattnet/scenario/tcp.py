@@ -290,6 +290,10 @@ class Tcp(_Model):
     reno_bug_fix: bool | None = None
     """Reno: no new fast retransmit until the data outstanding at the last one is acknowledged (ns-2.35 bugFix_,
     the test of RFC 6582 §3.2 step 2); default false (``ns2``: true)."""
+    ecn_halve_cwnd: bool | None = None
+    """After an ECN-Echo, cwnd = half of min(cwnd, receive window), fraction kept, at least one segment (ns-2.35
+    tcp.cc ecn(): slowdown(CLOSE_CWND_HALF) with precisionReduce_ true) instead of the new ssthresh (RFC 3168 §6.1.2,
+    at least two segments); classic ECN only (DCTCP keeps RFC 8257's reduction); default false (``ns2``: true)."""
 
     @field_validator("max_rto_s")
     @classmethod

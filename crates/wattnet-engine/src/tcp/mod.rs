@@ -134,6 +134,9 @@ pub struct TcpConfig {
     /// Reno re-enters fast retransmit only once the data outstanding at the last one is
     /// acknowledged (ns-2.35 `tcp-reno.cc` `dupack_action()` with `bug_fix_`).
     pub reno_bug_fix: bool,
+    /// After an ECN-Echo, cwnd = half of min(cwnd, receive window), at least one segment
+    /// (ns-2.35 `tcp.cc` `ecn()`), instead of the new ssthresh.
+    pub ecn_halve_cwnd: bool,
 }
 
 /// A packet an endpoint wants sent.
@@ -313,6 +316,8 @@ impl TcpConfig {
             },
             ssthresh_on_every_timeout: spec.ssthresh_on_every_timeout.unwrap_or(d.ssthresh_on_every_timeout),
             reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
+            // DCTCP keeps its own reduction (RFC 8257 §3.4).
+            ecn_halve_cwnd: ecn == EcnMode::Classic && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd),
         })
     }
 
@@ -365,6 +370,7 @@ impl TcpConfig {
             }),
             ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
             reno_bug_fix: Some(self.reno_bug_fix),
+            ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
         }
     }
 }
@@ -398,6 +404,7 @@ struct Defaults {
     ssthresh_rule: SsthreshRuleSpec,
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
+    ecn_halve_cwnd: bool,
 }
 
 impl Defaults {
@@ -430,6 +437,7 @@ impl Defaults {
             ssthresh_rule: SsthreshRuleSpec::FlightSize,
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
+            ecn_halve_cwnd: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard
         // kept across timeouts, timestamps, limited transmit, PRR-SSRB and HyStart.
@@ -462,7 +470,8 @@ impl Defaults {
             // halves min(cwnd_, window_) on each loss and, from `timeout()`, on every timeout, as
             // the TCP-Linux agent that runs BIC and CUBIC does (tcp-linux.cc `enter_loss()` calls
             // the module's ssthresh on every timeout); Reno's bugFix_ (tcp-reno.cc
-            // `dupack_action()`). Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
+            // `dupack_action()`); after an ECN-Echo `ecn()` halves `cwnd_` itself, fraction kept
+            // (`precisionReduce_` true). Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
             // transmit) and window_ 20 (with the ssthresh_ it sets).
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
@@ -475,6 +484,7 @@ impl Defaults {
                 ssthresh_rule: SsthreshRuleSpec::Cwnd,
                 ssthresh_on_every_timeout: true,
                 reno_bug_fix: true,
+                ecn_halve_cwnd: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

@@ -178,3 +178,39 @@ fn tahoe_slow_starts_from_one_segment_and_goes_back_n() {
     assert_eq!(h.ack(5, &[], false), vec![5, 6]);
     assert_eq!(h.cwnd(), 2.0);
 }
+
+/// ns-2.35 `tcp.cc` `ecn()` → `slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF)` with
+/// `precisionReduce_` true: cwnd 3 becomes 1.5 (ssthresh int(1.5) = 1, raised to 2), so with
+/// segment 3 still out nothing is sent; RFC 3168 §6.1.2 sets cwnd to the new ssthresh, 2, which
+/// sends segment 4.
+#[test]
+fn an_ecn_echo_halves_cwnd_below_two_segments_only_with_ecn_halve_cwnd() {
+    for (halve, cwnd, sent) in [(true, 1.5, vec![]), (false, 2.0, vec![4])] {
+        let spec = TcpSpec { ecn: Some(true), ecn_halve_cwnd: Some(halve), ..ns2("reno") };
+        let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(3.0), ..spec };
+        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+        let group = Group::single(&cfg, None);
+        let mut h =
+            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+        h.with_ctx(|s, ctx, _| s.connect(ctx));
+        // An ECN-setup SYN-ACK (RFC 3168 §6.1.1); segments 1–3 go out.
+        let syn_ack =
+            TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
+        h.now = from_secs(0.1);
+        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
+        // The ACK of segments 1 and 2 carries ECN-Echo.
+        assert_eq!(h.ack(3, &[], true), sent, "ecn_halve_cwnd {halve}");
+        assert_eq!((h.ssthresh(), h.cwnd()), (2.0, cwnd), "ecn_halve_cwnd {halve}");
+        assert_eq!(h.sender.stats.ecn_reductions, 1);
+    }
+}
+
+/// The `ns2` profile halves cwnd after an ECN-Echo as ns-2.35 does; DCTCP keeps its own reduction.
+#[test]
+fn the_ns2_profile_halves_cwnd_on_ecn_echo() {
+    let cfg = TcpConfig::from_spec(&TcpSpec { ecn: Some(true), ..ns2("reno") }, "tcp").unwrap();
+    assert!(cfg.ecn_halve_cwnd);
+    let rfc = TcpSpec { ecn: Some(true), ..Default::default() };
+    assert!(!TcpConfig::from_spec(&rfc, "tcp").unwrap().ecn_halve_cwnd);
+    assert!(!TcpConfig::from_spec(&ns2("dctcp"), "tcp").unwrap().ecn_halve_cwnd);
+}

@@ -77,6 +77,11 @@ pub struct TcpSpec {
     /// Reno: no new fast retransmit until the data outstanding at the last one is acknowledged
     /// (ns-2.35 `bugFix_`, RFC 6582 §3.2 step 2's test); default false.
     pub reno_bug_fix: Option<bool>,
+    /// After an ECN-Echo, cwnd = half of min(cwnd, receive window), fraction kept, at least one
+    /// segment (ns-2.35 `tcp.cc` `ecn()`: `slowdown(CLOSE_CWND_HALF)` with `precisionReduce_`
+    /// true) instead of cwnd = the new ssthresh (RFC 3168 §6.1.2, at least two segments);
+    /// default false (`ns2` true).
+    pub ecn_halve_cwnd: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

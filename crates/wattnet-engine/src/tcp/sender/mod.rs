@@ -54,6 +54,7 @@ pub struct Sender {
     ssthresh_rule: SsthreshRule,
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
+    ecn_halve_cwnd: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -122,6 +123,7 @@ impl Sender {
             ssthresh_rule: cfg.ssthresh_rule,
             ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
             reno_bug_fix: cfg.reno_bug_fix,
+            ecn_halve_cwnd: cfg.ecn_halve_cwnd,
             state: SenderState::Listen,
             index,
             multipath: group.stream.is_multipath(),
@@ -380,8 +382,11 @@ impl Sender {
             // RFC 3168 §6.1.2: react to ECE like a loss, at most once per window, without
             // retransmitting; then send CWR. No ECN-Echo ACK ever grows cwnd.
             if ack > self.reduced_until {
+                // ns-2.35 `tcp.cc` `ecn()` → `slowdown(CLOSE_CWND_HALF)`: half of `windowd()` =
+                // min(cwnd_, window_), fraction kept (`precisionReduce_`), at least one segment.
+                let halved = (self.window.cwnd.min(self.rwnd as f64 / self.mss as f64) / 2.0).max(1.0);
                 self.reduce(Congestion::Ecn, flight_before, ctx.now, g);
-                self.window.cwnd = self.window.ssthresh.max(1.0);
+                self.window.cwnd = if self.ecn_halve_cwnd { halved } else { self.window.ssthresh.max(1.0) };
                 self.cong = CongState::Cwr;
                 self.cwr_pending = true;
                 self.stats.ecn_reductions += 1;

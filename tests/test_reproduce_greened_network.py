@@ -179,3 +179,18 @@ def test_loss_recovery_inflation_is_not_a_peak():
     assert recovery[1.0] and recovery[1.29] and recovery[1.3]
     assert not recovery[0.99] and not recovery[1.31]
     assert cwnd[~recovery].max() == 100
+
+
+def test_loss_event_cut_off_by_the_end_of_the_run_is_not_growth():
+    # Congestion avoidance at 1 segment per 100 ms, then 30 ms before the end a loss (378 → 206)
+    # followed by duplicate-ACK inflation of 24 segments per 10 ms that the run's end cuts off: the
+    # growth in avoidance stays 10 segments/s, not (7 · 10 + 3 · 2400) / 10 = 727.
+    times = np.round(np.arange(0, 1.0, 0.01), 2)
+    cwnd = pd.Series(300 + 10 * times, index=times)
+    cwnd[times >= 0.97] = [206.0, 230.0, 254.0]
+    recovery = greened_network.in_loss_recovery(cwnd)
+    assert recovery[0.97] and recovery[0.98] and recovery[0.99]
+    assert not recovery[0.96]
+    steady = cwnd[~recovery]
+    rates = np.diff(steady.to_numpy()) / np.diff(steady.index.to_numpy())
+    assert rates == pytest.approx(np.full(len(rates), 10.0))

@@ -45,7 +45,12 @@ def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) ->
     return (
         "After the switch-off wattnet's BIC or CUBIC times out and falls to one segment where ns-2.35's TCP-Linux agent "
         "keeps hundreds (lowest window after ESTOP, segments: " + "; ".join(cases) + "), which lowers its throughput "
-        "there; both simulators reduce ssthresh on every timeout, and the cause of the timeout is not yet isolated."
+        "there. The rerouted background overflows a queue on the flow's path (KSCY→DNVR at 90 %), which drops "
+        "retransmissions too: wattnet's SACK recovery (RFC 6675) finds a retransmission lost only by its timer "
+        "(BIC at 90 %: a segment resent at 30.42 s is dropped again and the timeout fires at 30.73 s), while "
+        "ns-2.35's TCP-Linux agent resends a lost retransmission about one RTT later without a timeout (20 BIC and "
+        "53 CUBIC segments dropped twice or more in [30, 32) s, none timed out); re-routing at once instead of "
+        "30 ms later leaves wattnet's timeout (docs/validation-studies.md)."
     )
 
 

@@ -149,14 +149,16 @@ def tcp_series(run_dir: Path) -> pd.DataFrame:
 
 def in_loss_recovery(cwnd: pd.Series) -> pd.Series:
     """True for the samples from the first to the last fall of each loss event (falls of ≥ 10 %
-    between samples, chained while less than LOSS_EVENT_GAP_S apart)."""
+    between samples, chained while less than LOSS_EVENT_GAP_S apart). An event whose last fall is
+    less than LOSS_EVENT_GAP_S before the trace ends may still be inflating: it runs to the end."""
     values, times = cwnd.to_numpy(), cwnd.index.to_numpy()
     falls = times[1:][values[1:] < REDUCTION_FRACTION * values[:-1]]
     mask = np.zeros(len(times), dtype=bool)
     start = previous = None
     for t in [*falls, math.inf]:
         if previous is not None and t - previous >= LOSS_EVENT_GAP_S:
-            mask |= (times >= start) & (times <= previous)
+            end = times[-1] if times[-1] - previous < LOSS_EVENT_GAP_S else previous
+            mask |= (times >= start) & (times <= end)
             start = None
         start = t if start is None else start
         previous = t

@@ -261,6 +261,10 @@ class Tcp(_Model):
     """RFC 7323 timestamps: an RTT sample from every ACK's echo, PAWS; 12 option bytes per segment."""
     limited_transmit: bool | None = None
     """RFC 3042: one new segment on each of the first two duplicate ACKs."""
+    limited_transmit_after_timeout: bool | None = None
+    """With limited_transmit, its segments also while resending after a timeout: the next segments of the go-back-N
+    resend (ns-2.35 tcp.cc send_one() sends the segment at t_seqno_ in any state); RFC 3042 sends only new data;
+    default false (``ns2``: true)."""
     sack_limited_transmit: bool | None = None
     """RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows."""
     sack_across_rto: bool | None = None

@@ -117,6 +117,8 @@ pub struct TcpConfig {
     pub timestamps: bool,
     /// RFC 3042: one new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
+    /// Limited transmit also while resending after a timeout (ns-2.35 `send_one()`).
+    pub limited_transmit_after_timeout: bool,
     /// RFC 6675 §5 step (3): with SACK, new data on duplicate ACKs as the pipe allows.
     pub sack_limited_transmit: bool,
     /// RFC 6675 §5.1: keep the SACK scoreboard across a retransmission timeout.
@@ -279,6 +281,9 @@ impl TcpConfig {
             cc,
             timestamps: spec.timestamps.unwrap_or(d.timestamps),
             limited_transmit: spec.limited_transmit.unwrap_or(d.limited_transmit),
+            limited_transmit_after_timeout: spec
+                .limited_transmit_after_timeout
+                .unwrap_or(d.limited_transmit_after_timeout),
             sack_limited_transmit: spec.sack_limited_transmit.unwrap_or(d.sack_limited_transmit),
             sack_across_rto: spec.sack_across_rto.unwrap_or(d.sack_across_rto),
             prr: match spec.prr.unwrap_or(d.prr) {
@@ -352,6 +357,7 @@ impl TcpConfig {
             }),
             timestamps: Some(self.timestamps),
             limited_transmit: Some(self.limited_transmit),
+            limited_transmit_after_timeout: Some(self.limited_transmit_after_timeout),
             sack_limited_transmit: Some(self.sack_limited_transmit),
             sack_across_rto: Some(self.sack_across_rto),
             prr: Some(match self.prr {
@@ -393,6 +399,7 @@ struct Defaults {
     syn_retries: u32,
     timestamps: bool,
     limited_transmit: bool,
+    limited_transmit_after_timeout: bool,
     sack_limited_transmit: bool,
     sack_across_rto: bool,
     prr: PrrSpec,
@@ -425,6 +432,7 @@ impl Defaults {
             syn_retries: 6,
             timestamps: false,
             limited_transmit: false,
+            limited_transmit_after_timeout: false,
             sack_limited_transmit: false,
             sack_across_rto: false,
             prr: PrrSpec::Off,
@@ -471,7 +479,7 @@ impl Defaults {
             // the TCP-Linux agent that runs BIC and CUBIC does (tcp-linux.cc `enter_loss()` calls
             // the module's ssthresh on every timeout); Reno's bugFix_ (tcp-reno.cc
             // `dupack_action()`); after an ECN-Echo `ecn()` halves `cwnd_` itself, fraction kept
-            // (`precisionReduce_` true). Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
+            // (`precisionReduce_` true); `send_one()` (`singledup_`) sends in any state. Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
             // transmit) and window_ 20 (with the ssthresh_ it sets).
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
@@ -485,6 +493,7 @@ impl Defaults {
                 ssthresh_on_every_timeout: true,
                 reno_bug_fix: true,
                 ecn_halve_cwnd: true,
+                limited_transmit_after_timeout: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

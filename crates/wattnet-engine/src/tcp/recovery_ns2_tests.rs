@@ -214,3 +214,20 @@ fn the_ns2_profile_halves_cwnd_on_ecn_echo() {
     assert!(!TcpConfig::from_spec(&rfc, "tcp").unwrap().ecn_halve_cwnd);
     assert!(!TcpConfig::from_spec(&ns2("dctcp"), "tcp").unwrap().ecn_halve_cwnd);
 }
+
+/// ns-2.35's `send_one()` after a timeout: segments 1–4 out, the timer fires (cwnd 1, segment 1
+/// resent); the first and second duplicate ACK each let one more segment out, 2 then 3, the
+/// next of the go-back-N resend, as `t_seqno_` points there. RFC 3042 sends only new data, so
+/// without `limited_transmit_after_timeout` they send nothing.
+#[test]
+fn limited_transmit_after_a_timeout_continues_the_go_back_n_resend_only_as_ns2_does() {
+    for (after, first, second) in [(true, vec![2], vec![3]), (false, vec![], vec![])] {
+        let spec = TcpSpec { limited_transmit: Some(true), limited_transmit_after_timeout: Some(after), ..ns2("reno") };
+        let mut h = Harness::new(spec, 4.0);
+        assert_eq!(h.fire_timer(), vec![1]);
+        assert_eq!(h.cwnd(), 1.0);
+        assert_eq!(h.ack(1, &[], false), first, "after {after}");
+        assert_eq!(h.ack(1, &[], false), second, "after {after}");
+        assert_eq!(h.sender.stats.fast_retransmits, 0);
+    }
+}

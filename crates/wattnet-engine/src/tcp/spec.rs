@@ -49,6 +49,10 @@ pub struct TcpSpec {
     pub timestamps: Option<bool>,
     /// RFC 3042 limited transmit.
     pub limited_transmit: Option<bool>,
+    /// With `limited_transmit`, its segments also while resending after a timeout, which then
+    /// are the next segments of the go-back-N resend (ns-2.35 `tcp.cc` `send_one()` sends the
+    /// segment at `t_seqno_` in any state); RFC 3042 sends only new data. Default false (`ns2` true).
+    pub limited_transmit_after_timeout: Option<bool>,
     /// RFC 6675 §5 step (3): with SACK, new data on the first duplicate ACKs as the pipe allows.
     pub sack_limited_transmit: Option<bool>,
     /// RFC 6675 §5.1: keep SACK information across a retransmission timeout.

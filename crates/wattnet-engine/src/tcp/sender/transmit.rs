@@ -26,8 +26,14 @@ impl Sender {
             }
         }
         // RFC 3042 §2: on each of the first two duplicate ACKs one segment of new data
-        // beyond cwnd, up to cwnd + 2 segments.
-        let extra = if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
+        // beyond cwnd, up to cwnd + 2 segments; ns-2.35's `send_one()` (`tcp.cc`) also after a
+        // timeout, where the segment is the next of the go-back-N resend.
+        let limited = match self.cong {
+            CongState::Disorder => true,
+            CongState::Loss => self.limited_transmit_after_timeout,
+            _ => false,
+        };
+        let extra = if self.limited_transmit && limited { self.dupacks.min(2) } else { 0 };
         let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
         loop {
             if self.snd_nxt == self.snd_max && self.data_end == u64::MAX && g.stream.exhausted() {

@@ -34,6 +34,8 @@ MALFORMED_TCP = [
     ("DCTCP without ECN", {"tcp": {"congestion_control": {"type": "dctcp"}, "ecn": False}}, "flows[0].tcp.ecn",
      "which needs ECN"),
     ("RTO bounds crossed", {"tcp": {"min_rto_s": 1.0, "max_rto_s": 0.5}}, "flows[0].tcp.max_rto_s", "at least min_rto_s"),
+    ("HyStart bounds crossed", {"tcp": {"hystart_delay_min_s": 0.02, "hystart_delay_max_s": 0.01}},
+     "flows[0].tcp.hystart_delay_max_s", "at least hystart_delay_min_s (0.02)"),
     ("delayed ACK of half a second", {"tcp": {"delayed_ack_s": 0.5}}, "flows[0].tcp.delayed_ack_s", "less than 0.5"),
     ("unknown profile", {"tcp": {"profile": "bsd"}}, "flows[0].tcp.profile", "'ns2'"),
     ("zero-byte transfer", {"traffic": {"type": "transfer", "bytes": 0}}, "flows[0].traffic.bytes", "greater than or equal to 1"),

@@ -36,6 +36,20 @@ def test_wattnet_matches_the_stored_references_within_tolerance():
     assert report.readme_block(rows) in readme, "README's validation summary is stale: wattnet validate --readme"
 
 
+def test_the_readme_summary_replaces_only_its_block_and_refuses_a_readme_without_one(tmp_path: Path):
+    row = compare.Row("ns2-single-newreno-rtt22", "drops", 10.0, 11.0, "±20 % (≥3)", True, "")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# t\n\n{report.README_BEGIN}\nstale\n{report.README_END}\n\nafter\n")
+    report.write_readme_summary([row], readme)
+    assert readme.read_text() == (
+        f"# t\n\n{report.README_BEGIN}\n| scenarios | reference | rows | pass | known difference | fail |\n"
+        f"|---|---|---:|---:|---:|---:|\n| ns2-single | ns-2.35 | 1 | 1 | 0 | 0 |\n{report.README_END}\n\nafter\n"
+    )
+    readme.write_text("# no block\n")
+    with pytest.raises(ValueError, match="no validation summary block"):
+        report.write_readme_summary([row], readme)
+
+
 def test_scenario_families_drop_the_variant_rtt_and_window():
     assert report.scenario_family("ns2-dumbbell-newreno-red-ecn") == "ns2-dumbbell-red-ecn"
     assert report.scenario_family("ns3-single-cubic-rtt202") == "ns3-single"

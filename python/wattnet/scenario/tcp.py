@@ -215,6 +215,14 @@ _Coupled = Lia | Olia | Balia | Ewtcp | Coupled | EcMtcp | Dwc | WVegas | Dts
 CongestionControl = Annotated[_SinglePath | _Coupled | ExternalCongestionControl, Field(discriminator="type")]
 
 
+def _not_below(value: float | None, lower_field: str, info: ValidationInfo) -> float | None:
+    """A maximum is at least its minimum, ``lower_field``, when both are given."""
+    lower = info.data.get(lower_field)
+    if value is not None and lower is not None and value < lower:
+        raise ValueError(f"must be at least {lower_field} ({lower})")
+    return value
+
+
 class Tcp(_Model):
     """TCP settings; every field left out takes the value of ``profile``.
 
@@ -301,19 +309,13 @@ class Tcp(_Model):
 
     @field_validator("max_rto_s")
     @classmethod
-    def _max_not_below_min(cls, max_rto_s: float | None, info: ValidationInfo) -> float | None:
-        min_rto_s = info.data.get("min_rto_s")
-        if max_rto_s is not None and min_rto_s is not None and max_rto_s < min_rto_s:
-            raise ValueError(f"must be at least min_rto_s ({min_rto_s})")
-        return max_rto_s
+    def _max_rto_not_below_min(cls, max_rto_s: float | None, info: ValidationInfo) -> float | None:
+        return _not_below(max_rto_s, "min_rto_s", info)
 
     @field_validator("hystart_delay_max_s")
     @classmethod
     def _hystart_max_not_below_min(cls, max_s: float | None, info: ValidationInfo) -> float | None:
-        min_s = info.data.get("hystart_delay_min_s")
-        if max_s is not None and min_s is not None and max_s < min_s:
-            raise ValueError(f"must be at least hystart_delay_min_s ({min_s})")
-        return max_s
+        return _not_below(max_s, "hystart_delay_min_s", info)
 
     @field_validator("ecn")
     @classmethod

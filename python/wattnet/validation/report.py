@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from wattnet.validation.compare import COUNT_SLACK, Row, load_reference
@@ -130,11 +131,14 @@ README_BEGIN = "<!-- validation summary: written by `wattnet validate --readme R
 README_END = "<!-- end of validation summary -->"
 
 
+REFERENCE_NAMES = {"ns2": "ns-2.35", "ns3": "ns-3.44"}
+
+
 def scenario_family(name: str) -> str:
-    """A scenario's family: its name without the TCP variant, RTT or window (ns2-dumbbell-reno-droptail ->
-    ns2-dumbbell-droptail)."""
-    words = [w for w in name.split("-") if w not in {"tahoe", "reno", "newreno", "vegas", "cubic", "window20"}]
-    return "-".join(w for w in words if not (w.startswith("rtt") and w[3:].isdigit()))
+    """A scenario's family: its name without its TCP variant and the RTT or window that tell the family's
+    members apart (ns2-dumbbell-reno-droptail -> ns2-dumbbell-droptail)."""
+    variant = SCENARIOS[name].congestion_control
+    return "-".join(w for w in name.split("-") if w != variant and not re.fullmatch(r"(rtt|window)\d+", w))
 
 
 def summary(rows: list[Row]) -> str:
@@ -146,7 +150,7 @@ def summary(rows: list[Row]) -> str:
     for family, members in families.items():
         passed = sum(r.verdict == "pass" for r in members)
         known = sum(r.verdict == "known difference" for r in members)
-        reference = "ns-2.35" if family.startswith("ns2") else "ns-3.44"
+        reference = REFERENCE_NAMES[SCENARIOS[members[0].scenario].reference]
         lines.append(
             f"| {family} | {reference} | {len(members)} | {passed} | {known} | {len(members) - passed - known} |"
         )

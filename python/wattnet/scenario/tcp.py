@@ -306,6 +306,11 @@ class Tcp(_Model):
     """After an ECN-Echo, cwnd = half of min(cwnd, receive window), fraction kept, at least one segment (ns-2.35
     tcp.cc ecn(): slowdown(CLOSE_CWND_HALF) with precisionReduce_ true) instead of the new ssthresh (RFC 3168 §6.1.2,
     at least two segments); classic ECN only (DCTCP keeps RFC 8257's reduction); default false (``ns2``: true)."""
+    mark_lost_retransmissions: bool | None = None
+    """With SACK, a retransmission is lost once data first sent after it is SACKed, or once a retransmission sent
+    more than dupthresh + 1 after it is acknowledged, and is resent without waiting for the timer (ns-2.35's TCP-Linux
+    agent, scoreboard1.cc; Linux 2.6 tcp_mark_lost_retrans); default false (``ns2``: true for BIC and CUBIC, which
+    ns-2 runs in that agent)."""
 
     @field_validator("max_rto_s")
     @classmethod

@@ -56,6 +56,7 @@ pub struct Sender {
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
+    mark_lost_retransmissions: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -126,6 +127,7 @@ impl Sender {
             ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
             reno_bug_fix: cfg.reno_bug_fix,
             ecn_halve_cwnd: cfg.ecn_halve_cwnd,
+            mark_lost_retransmissions: cfg.mark_lost_retransmissions,
             state: SenderState::Listen,
             index,
             multipath: group.stream.is_multipath(),
@@ -300,6 +302,12 @@ impl Sender {
             // RFC 5681 §2 duplicate ACK (ns-2 does not require an unchanged window, and AWM
             // rewrites it, so neither do we).
             self.duplicate_ack(ctx, g);
+        }
+        if self.mark_lost_retransmissions && self.recovery == Recovery::Sack {
+            // ns-2.35 TCP-Linux `scoreboard1.cc` `UpdateScoreBoard()`, Linux 2.6
+            // `tcp_mark_lost_retrans`: a retransmission is lost once data sent after it is SACKed
+            // (the ordering RACK, RFC 8985, reads from send times); it is resent below.
+            self.sent.mark_lost_retransmissions(self.dupthresh);
         }
         if h.has(flags::FIN) && self.data_end != u64::MAX && self.snd_una == self.data_end + 1 {
             // RFC 9293 §3.6: acknowledge the receiver's FIN; both directions are closed.

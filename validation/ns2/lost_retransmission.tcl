@@ -1,12 +1,14 @@
-# How ns-2.35's TCP-Linux agent (BIC, CUBIC) finds a lost retransmission, and that its Sack1 agent
-# does not:
-#   ns validation/ns2/lost_retransmission.tcl bic|cubic|reno|sack1 DROPS
+# How ns-2.35's TCP-Linux agent (BIC, CUBIC) finds a lost retransmission and restarts its timer, and
+# that its Sack1 agent does neither:
+#   ns validation/ns2/lost_retransmission.tcl bic|cubic|reno|sack1 DROPS [RATE SEGMENTS]
 #
-# One Agent/TCP/Linux running the named module (sack1: an Agent/TCP/Sack1) with a SACK receiver (Agent/TCPSink/Sack1) sends 60 packets over a 10 Mb/s,
-# 10 ms link with a large buffer, windowInit_ 20, syn_ false (packet k is segment k). An
+# One Agent/TCP/Linux running the named module (sack1: an Agent/TCP/Sack1) with a SACK receiver
+# (Agent/TCPSink/Sack1) sends SEGMENTS packets (default 60) over a RATE (default 10Mb), 10 ms link
+# with a large buffer, windowInit_ 20, syn_ false (packet k is segment k). An
 # ErrorModel/List after the queue drops the transmissions numbered in DROPS (0 = the first packet
 # that crosses the link, retransmissions included). Printed: every transmission of a packet sent
-# more than once ("sent SEQ TIME"), the agent's ssthresh_ changes and its timeouts (nrexmit_).
+# more than once ("sent SEQ TIME") with the last ACK that arrived at or before its last transmission,
+# the agent's ssthresh_ changes and its timeouts (nrexmit_).
 #
 # With DROPS "1 25" packet 1 and its first retransmission (the 26th transmission) are lost. The
 # scoreboard (scoreboard1.cc, ScoreBoard1::UpdateScoreBoard) marks a retransmitted packet lost again
@@ -20,11 +22,19 @@
 # sack1, DROPS "1 23" (Sack1 resends packet 1 at 0.024166, the 24th transmission): ssthresh_ 10,
 # and the lost retransmission waits for the timer: packet 1 sent a third time at 0.224166
 # (minrto_ 0.2 s), nrexmit_ 1, ssthresh_ 5.
-if {$argc != 2} {
-    puts stderr "usage: ns lost_retransmission.tcl bic|cubic|reno|sack1 DROPS"
+#
+# The timer (tcp-linux.cc time_processing(): renew_timer on every ACK, duplicates included): bic,
+# DROPS "1 20", RATE 1Mb, SEGMENTS 20: no data is sent after the retransmission of packet 1
+# (0.069984, on the fourth duplicate ACK), so nothing finds it lost; the duplicate ACKs of packets
+# 2-19 arrive every 8.32 ms up to 0.186464 and the timeout fires at 0.386464 (nrexmit_ 1,
+# ssthresh_ 16 -> 12), minrto_ 0.2 s after the last of them. sack1, same arguments: it resends
+# packet 1 at 0.061664 (third duplicate ACK) and times out at 0.261664, 0.2 s after that.
+if {$argc != 2 && $argc != 4} {
+    puts stderr "usage: ns lost_retransmission.tcl bic|cubic|reno|sack1 DROPS \[RATE SEGMENTS\]"
     exit 1
 }
-lassign $argv cc drops
+lassign $argv cc drops rate segments
+if {$argc == 2} { set rate 10Mb; set segments 60 }
 Agent/TCP set window_ 100
 Agent/TCP set windowInit_ 20
 Agent/TCP set syn_ false
@@ -32,11 +42,12 @@ Agent/TCP set packetSize_ 1000
 set ns [new Simulator]
 set a [$ns node]
 set b [$ns node]
-$ns duplex-link $a $b 10Mb 10ms DropTail
+$ns duplex-link $a $b $rate 10ms DropTail
 $ns queue-limit $a $b 1000
 set trace_file /tmp/lost_retransmission.[pid].tr
 set tr [open $trace_file w]
 $ns trace-queue $a $b $tr
+$ns trace-queue $b $a $tr
 set em [new ErrorModel/List]
 eval $em droplist $drops
 $ns link-lossmodel $em $a $b
@@ -53,24 +64,33 @@ $ns connect $tcp $sink
 $tcp attach stdout
 $tcp trace ssthresh_
 $tcp trace nrexmit_
-$ns at 0.0 "$tcp send 60000"
+$ns at 0.0 "$tcp send [expr {$segments * 1000}]"
 proc done {} {
     global tr trace_file
     close $tr
     # Every enqueue ("+") of a data packet: time and sequence number.
     set f [open $trace_file r]
     set sends [dict create]
+    set acks {}
     while {[gets $f line] >= 0} {
         if {[lindex $line 0] == "+" && [lindex $line 4] == "tcp"} {
             dict lappend sends [lindex $line 10] [lindex $line 1]
         }
+        if {[lindex $line 0] == "r" && [lindex $line 4] == "ack"} { lappend acks [lindex $line 1] }
     }
     close $f
     file delete $trace_file
     dict for {seq times} $sends {
-        if {[llength $times] > 1} { foreach t $times { puts "sent $seq $t" } }
+        if {[llength $times] > 1} {
+            foreach t $times { puts "sent $seq $t" }
+            # The last ACK to arrive at or before the last transmission of the packet: the one that
+            set before 0
+            # sent it, or, after a timeout, the last before the timer fired.
+            foreach t $acks { if {$t <= [lindex $times end]} { set before $t } }
+            puts "last ACK at or before it $before"
+        }
     }
     exit 0
 }
-$ns at 1.5 "done"
+$ns at 3 "done"
 $ns run

@@ -311,6 +311,10 @@ class Tcp(_Model):
     more than dupthresh + 1 after it is acknowledged, and is resent without waiting for the timer (ns-2.35's TCP-Linux
     agent, scoreboard1.cc; Linux 2.6 tcp_mark_lost_retrans); default false (``ns2``: true for BIC and CUBIC, which
     ns-2 runs in that agent)."""
+    rto_restart_on_every_ack: bool | None = None
+    """Restart the retransmission timer on every ACK while data is outstanding, duplicate ACKs included (ns-2.35's
+    TCP-Linux agent, tcp-linux.cc time_processing()), instead of only when new data is acknowledged (RFC 6298 §5.3);
+    default false (``ns2``: true for BIC and CUBIC)."""
 
     @field_validator("max_rto_s")
     @classmethod

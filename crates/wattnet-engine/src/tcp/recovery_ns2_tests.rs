@@ -304,12 +304,42 @@ fn a_lost_retransmission_is_resent_once_a_retransmission_four_later_is_acknowled
     assert_eq!(h.sender.stats.timeouts, 0);
 }
 
-/// The `ns2` profile finds lost retransmissions for BIC and CUBIC (ns-2's TCP-Linux agent) only.
+/// The `ns2` profile follows ns-2's TCP-Linux agent for BIC and CUBIC only: lost retransmissions
+/// found by SACK and the timer restarted on every ACK.
 #[test]
-fn the_ns2_profile_marks_lost_retransmissions_for_the_linux_agents_algorithms() {
-    let resolved = |spec: TcpSpec| TcpConfig::from_spec(&spec, "tcp").unwrap().mark_lost_retransmissions;
+fn the_ns2_profile_applies_the_linux_agents_rules_to_bic_and_cubic() {
+    let resolved = |spec: TcpSpec| {
+        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+        assert_eq!(cfg.mark_lost_retransmissions, cfg.rto_restart_on_every_ack);
+        cfg.mark_lost_retransmissions
+    };
     assert!(resolved(ns2("bic")));
     assert!(resolved(ns2("cubic")));
     assert!(!resolved(ns2("newreno")));
     assert!(!resolved(TcpSpec { profile: TcpProfile::Linux, ..ns2("cubic") }));
+}
+
+/// ns-2.35's TCP-Linux agent restarts the retransmission timer on every ACK, duplicates included
+/// (`tcp-linux.cc` `time_processing()`); RFC 6298 §5.3 restarts it only when new data is
+/// acknowledged. In ns-2.35 (`validation/ns2/lost_retransmission.tcl bic "1 20" 1Mb 20`: 20
+/// packets on a 1 Mb/s link, packet 1 and its retransmission lost, no data after it) the last
+/// duplicate ACK arrives at 0.186464 s and the timer fires at 0.386464 s, minrto_ 0.2 s later;
+/// the Sack1 agent's fires 0.2 s after its retransmission (0.061664 → 0.261664 s).
+///
+/// Here: the SYN's RTT of 0.1 s gives RTO = 0.1 + 4 · 0.05 = 0.3 s; segments 1–4 go at 0.1 s and
+/// arm the timer for 0.4 s. Duplicate ACKs (2, then 2–3 SACKed: below DupThresh) at 0.2 and
+/// 0.3 s move it to 0.6 s with the rule; without it, it fires at 0.4 s.
+#[test]
+fn every_ack_restarts_the_timer_only_with_rto_restart_on_every_ack() {
+    for (rule, fires_at) in [(true, 0.6), (false, 0.4)] {
+        let spec = TcpSpec { sack: Some(true), rto_restart_on_every_ack: Some(rule), ..ns2("newreno") };
+        let mut h = Harness::new(spec, 4.0);
+        h.now = from_secs(0.2);
+        h.ack(1, &[(2, 2)], false);
+        h.now = from_secs(0.3);
+        h.ack(1, &[(2, 3)], false);
+        assert_eq!(h.time_out(), vec![1], "rule {rule}");
+        assert_eq!(h.now, from_secs(fires_at), "rule {rule}");
+        assert_eq!(h.sender.stats.timeouts, 1);
+    }
 }

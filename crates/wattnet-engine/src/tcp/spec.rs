@@ -92,6 +92,10 @@ pub struct TcpSpec {
     /// `tcp_mark_lost_retrans`); it is then resent. Default false (`ns2`: true for BIC and
     /// CUBIC, which ns-2 runs in that agent).
     pub mark_lost_retransmissions: Option<bool>,
+    /// Restart the retransmission timer on every ACK while data is outstanding, duplicate ACKs
+    /// included (ns-2.35's TCP-Linux agent, `tcp-linux.cc` `time_processing()`), instead of only
+    /// when new data is acknowledged (RFC 6298 §5.3). Default false (`ns2`: true for BIC and CUBIC).
+    pub rto_restart_on_every_ack: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

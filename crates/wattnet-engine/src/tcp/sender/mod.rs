@@ -57,6 +57,7 @@ pub struct Sender {
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
     mark_lost_retransmissions: bool,
+    rto_restart_on_every_ack: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -128,6 +129,7 @@ impl Sender {
             reno_bug_fix: cfg.reno_bug_fix,
             ecn_halve_cwnd: cfg.ecn_halve_cwnd,
             mark_lost_retransmissions: cfg.mark_lost_retransmissions,
+            rto_restart_on_every_ack: cfg.rto_restart_on_every_ack,
             state: SenderState::Listen,
             index,
             multipath: group.stream.is_multipath(),
@@ -302,6 +304,12 @@ impl Sender {
             // RFC 5681 §2 duplicate ACK (ns-2 does not require an unchanged window, and AWM
             // rewrites it, so neither do we).
             self.duplicate_ack(ctx, g);
+            if self.rto_restart_on_every_ack {
+                // ns-2.35 TCP-Linux `time_processing()` (`renew_timer`): every ACK restarts the
+                // timer while data is outstanding; RFC 6298 §5.3 restarts it on new data only.
+                let deadline = after(ctx.now, self.rto.rto());
+                ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+            }
         }
         if self.mark_lost_retransmissions && self.recovery == Recovery::Sack {
             // ns-2.35 TCP-Linux `scoreboard1.cc` `UpdateScoreBoard()`, Linux 2.6

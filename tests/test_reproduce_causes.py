@@ -6,7 +6,7 @@ from wattnet.experiments.capacity_scaling import QUICK
 from wattnet.experiments.capacity_scaling.causes import explanations
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.causes import late_timeouts
+from wattnet.experiments.greened_network.causes import vegas_alone
 
 
 def test_a_missing_parameter_file_is_named():
@@ -39,27 +39,30 @@ def test_the_smallest_rtt_cause_quotes_both_offered_loads_when_they_straddle_the
     assert "A1" not in explanations(runs(49_000, 0), runs(49_532, 0), config)
 
 
-def lowest_windows(bic_at_90: float) -> pd.DataFrame:
-    """BIC and CUBIC at 50 and 90 %, the primary background, with their lowest window after ESTOP."""
+def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
+    """One run per variant and Table IV threshold (50, 70, 90 %), the primary background: 30 Mb/s before the
+    switch-off and the given throughputs after it, so a loss of (30 − after)/30."""
     return pd.DataFrame(
         [
-            {"background": PRIMARY_BACKGROUND, "variant": variant, "threshold_pct": threshold, "cwnd_min_after": cwnd}
-            for variant, threshold, cwnd in [
-                ("BIC", 50, 296),
-                ("BIC", 90, bic_at_90),
-                ("CUBIC", 50, 303),
-                ("CUBIC", 90, 184),
-            ]
+            {"background": PRIMARY_BACKGROUND, "replication": 0, "variant": variant, "threshold_pct": threshold,
+             "throughput_before_mbps": 30.0, "throughput_after_mbps": after, "hops_after": 6}
+            for variant, per_threshold in afters.items()
+            for threshold, after in zip((50, 70, 90), per_threshold)
         ]
-    )
+    )  # fmt: skip
 
 
-def test_the_late_timeout_cause_names_the_cases_where_only_wattnet_falls_to_one_segment():
-    sentence = late_timeouts(lowest_windows(1), lowest_windows(181))
-    assert (
-        sentence is not None
-        and "(lowest window after ESTOP, segments: BIC at 90 %: wattnet 1, ns-2.35 181)" in sentence
-        and "finds a retransmission lost only by its timer" in sentence
-    )
-    assert late_timeouts(lowest_windows(181), lowest_windows(181)) is None
-    assert late_timeouts(lowest_windows(1), None) is None
+# Losses 33.3/33.3/30 % for the loss-based variants (falling), Vegas 90/90/10 %.
+AFTERS = {v: [20.0, 20.0, 21.0] for v in ("Tahoe", "Reno", "NewReno", "BIC", "CUBIC")} | {"Vegas": [3.0, 3.0, 27.0]}
+
+
+def test_the_vegas_cause_applies_only_when_the_loss_based_variants_trend_as_in_ns2():
+    # ns-2.35: BIC loses 1.5 points less at 90 % (after 21.45: 28.5 %), Vegas 8 % at 90 % (after 27.6).
+    theirs = AFTERS | {"BIC": [20.0, 20.0, 21.45], "Vegas": [3.0, 3.0, 27.6]}
+    sentence = vegas_alone(table_iv_runs(AFTERS), table_iv_runs(theirs))
+    assert sentence is not None
+    assert "at most 1.5 points apart, BIC at 90 %" in sentence
+    assert "Vegas's loss at 90 % (wattnet 10 %, 30.00 → 27.00 Mb/s; ns-2.35 8 %, 30.00 → 27.60 Mb/s)" in sentence
+    # BIC's loss rises from 50 to 90 % in wattnet only: the sentence does not apply.
+    assert vegas_alone(table_iv_runs(AFTERS | {"BIC": [21.0, 20.0, 20.0]}), table_iv_runs(theirs)) is None
+    assert vegas_alone(table_iv_runs(AFTERS), None) is None

@@ -4,15 +4,15 @@ stated only where the runs are in the state the cause describes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
-from wattnet.experiments.greened_network.params import NAME, PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.targets import EXPLANATIONS
+from wattnet.experiments.greened_network.params import LOSS_BASED, NAME, PRIMARY_BACKGROUND, TABLE_IV_THRESHOLDS
+from wattnet.experiments.greened_network.summaries import table_iv
+from wattnet.experiments.greened_network.targets import EXPLANATIONS, b6_checks
 from wattnet.experiments.report import reference_rows
 
-# ns-2.35 runs BIC and CUBIC in its TCP-Linux agent; the targets their windows after ESTOP bear on.
-LINUX_MODULES = ("BIC", "CUBIC")
-LATE_TIMEOUT_TARGETS = ("B1.BIC", "B1.CUBIC", "B6.loss-falls")
 VEGAS = (
     "With ns-2.35's Vegas rules (the ns2 profile's variant) both simulators' Vegas average 150 segments before the "
     "switch-off and fall to 2 after it, but at 50 and 70 % wattnet's then settles at 14 segments, where its stale "
@@ -21,46 +21,47 @@ VEGAS = (
 )
 
 
-def _lowest_windows(rows: pd.DataFrame) -> dict[tuple[str, int], float]:
-    """(variant, threshold) → the lowest cwnd after the switch-off, mean over replications, primary background."""
-    primary = rows[(rows["background"] == PRIMARY_BACKGROUND) & rows["variant"].isin(LINUX_MODULES)]
-    means = primary.groupby(["variant", "threshold_pct"], as_index=False)["cwnd_min_after"].mean()
-    return {
-        (str(row["variant"]), int(row["threshold_pct"])): float(row["cwnd_min_after"]) for _, row in means.iterrows()
-    }
+def _loss_trend(rows: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Table IV of the primary background and B6.loss-falls's measured value (each variant's losses at the
+    Table IV thresholds and whether they fall)."""
+    iv = table_iv(rows[rows["background"] == PRIMARY_BACKGROUND])
+    trend = next(c for c in b6_checks(iv) if c["id"] == "B6.loss-falls")["wattnet_value"]
+    return iv, trend
 
 
-def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:
-    """The sentence for BIC and CUBIC falling to one segment after the switch-off in wattnet only, or None."""
+def vegas_alone(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:
+    """The sentence for B6.loss-falls when the loss-based variants' losses rise or fall as ns-2.35's do, so
+    that only Vegas's can disagree, or None."""
     if ns2_rows is None:
         return None
-    theirs = _lowest_windows(ns2_rows)
-    cases = [
-        f"{variant} at {threshold} %: wattnet {ours:g}, ns-2.35 {theirs[variant, threshold]:g}"
-        for (variant, threshold), ours in sorted(_lowest_windows(per_threshold).items())
-        if ours <= 2 and theirs.get((variant, threshold), 0) > 2
-    ]
-    if not cases:
+    (our_iv, ours), (their_iv, theirs) = _loss_trend(per_threshold), _loss_trend(ns2_rows)
+    if any(ours["falls"][variant] != theirs["falls"][variant] for variant in LOSS_BASED):
         return None
+    gap, variant, threshold = max(
+        (abs(a - b), v, t) for v in LOSS_BASED for t, a, b in zip(TABLE_IV_THRESHOLDS, ours[v], theirs[v])
+    )
+    first, top = TABLE_IV_THRESHOLDS[0], TABLE_IV_THRESHOLDS[-1]
+
+    def vegas(iv: pd.DataFrame) -> str:
+        row = iv[(iv["variant"] == "Vegas") & (iv["threshold_pct"] == top)].iloc[0]
+        return f"{row['before_mbps']:.2f} → {row['after_mbps']:.2f} Mb/s"
+
     return (
-        "After the switch-off wattnet's BIC or CUBIC times out and falls to one segment where ns-2.35's TCP-Linux agent "
-        "keeps hundreds (lowest window after ESTOP, segments: " + "; ".join(cases) + "), which lowers its throughput "
-        "there. The rerouted background overflows a queue on the flow's path (KSCY→DNVR at 90 %), which drops "
-        "retransmissions too: wattnet's SACK recovery (RFC 6675) finds a retransmission lost only by its timer "
-        "(BIC at 90 %: a segment resent at 30.42 s is dropped again and the timeout fires at 30.73 s), while "
-        "ns-2.35's TCP-Linux agent resends a lost retransmission about one RTT later without a timeout (20 BIC and "
-        "53 CUBIC segments dropped twice or more in [30, 32) s, none timed out); re-routing at once instead of "
-        "30 ms later leaves wattnet's timeout (docs/validation-studies.md)."
+        f"The loss-based variants lose about what ns-2.35's do (at most {gap:.1f} points apart, {variant} at "
+        f"{threshold} %; BIC and CUBIC with the ns2 profile's TCP-Linux rules, mark_lost_retransmissions and "
+        f"rto_restart_on_every_ack) and their losses fall from {first} to {top} %, or not, as ns-2.35's; what "
+        f"differs is Vegas's loss at {top} % (wattnet {ours['Vegas'][-1]:g} %, {vegas(our_iv)}; ns-2.35 "
+        f"{theirs['Vegas'][-1]:g} %, {vegas(their_iv)}), not isolated (docs/ns2-compatibility.md)."
     )
 
 
 def explanations(per_threshold: pd.DataFrame, check_ids: list[str]) -> dict[str, str]:
     """Target id → its explanations: ESTOP's computed targets, and the measured causes that apply."""
     causes = dict(EXPLANATIONS)
-    late = late_timeouts(per_threshold, reference_rows(NAME))
+    vegas_loss = vegas_alone(per_threshold, reference_rows(NAME))
     for id in check_ids:
-        if late is not None and id in LATE_TIMEOUT_TARGETS:
-            causes[id] = late
+        if vegas_loss is not None and id == "B6.loss-falls":
+            causes[id] = vegas_loss
         elif id.startswith("B1.Vegas") or id == "B6.vegas-collapse":
             causes[id] = VEGAS
     return causes

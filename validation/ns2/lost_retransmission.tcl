@@ -1,9 +1,9 @@
 # How ns-2.35's TCP-Linux agent (BIC, CUBIC) finds a lost retransmission and restarts its timer, and
 # that its Sack1 agent does neither:
-#   ns validation/ns2/lost_retransmission.tcl bic|cubic|reno|sack1 DROPS [RATE SEGMENTS]
+#   ns validation/ns2/lost_retransmission.tcl bic|cubic|reno|sack1 DROPS [RATE SEGMENTS [SINK]]
 #
 # One Agent/TCP/Linux running the named module (sack1: an Agent/TCP/Sack1) with a SACK receiver
-# (Agent/TCPSink/Sack1) sends SEGMENTS packets (default 60) over a RATE (default 10Mb), 10 ms link
+# (Agent/TCPSink/Sack1; SINK plain: Agent/TCPSink, no SACK) sends SEGMENTS packets (default 60) over a RATE (default 10Mb), 10 ms link
 # with a large buffer, windowInit_ 20, syn_ false (packet k is segment k). An
 # ErrorModel/List after the queue drops the transmissions numbered in DROPS (0 = the first packet
 # that crosses the link, retransmissions included). Printed: every transmission of a packet sent
@@ -29,12 +29,17 @@
 # 2-19 arrive every 8.32 ms up to 0.186464 and the timeout fires at 0.386464 (nrexmit_ 1,
 # ssthresh_ 16 -> 12), minrto_ 0.2 s after the last of them. sack1, same arguments: it resends
 # packet 1 at 0.061664 (third duplicate ACK) and times out at 0.261664, 0.2 s after that.
-if {$argc != 2 && $argc != 4} {
-    puts stderr "usage: ns lost_retransmission.tcl bic|cubic|reno|sack1 DROPS \[RATE SEGMENTS\]"
+#
+# Without SACK the TCP-Linux agent's scoreboard learns nothing from duplicate ACKs, so it never
+# retransmits before the timer: bic, DROPS "1", RATE 10Mb, SEGMENTS 60, SINK plain: packet 1 is
+# resent at 0.242528 (nrexmit_ 1), 0.2 s after the last duplicate ACK (0.042528).
+if {$argc < 2 || $argc == 3 || $argc > 5} {
+    puts stderr "usage: ns lost_retransmission.tcl bic|cubic|reno|sack1 DROPS \[RATE SEGMENTS \[SINK\]\]"
     exit 1
 }
-lassign $argv cc drops rate segments
+lassign $argv cc drops rate segments sink_type
 if {$argc == 2} { set rate 10Mb; set segments 60 }
+if {$argc < 5} { set sink_type sack1 }
 Agent/TCP set window_ 100
 Agent/TCP set windowInit_ 20
 Agent/TCP set syn_ false
@@ -57,7 +62,7 @@ if {$cc == "sack1"} {
     set tcp [new Agent/TCP/Linux]
     $ns at 0 "$tcp select_ca $cc"
 }
-set sink [new Agent/TCPSink/Sack1]
+if {$sink_type == "plain"} { set sink [new Agent/TCPSink] } else { set sink [new Agent/TCPSink/Sack1] }
 $ns attach-agent $a $tcp
 $ns attach-agent $b $sink
 $ns connect $tcp $sink

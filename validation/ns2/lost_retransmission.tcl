@@ -13,7 +13,8 @@
 # With DROPS "1 25" packet 1 and its first retransmission (the 26th transmission) are lost. The
 # scoreboard (scoreboard1.cc, ScoreBoard1::UpdateScoreBoard) marks a retransmitted packet lost again
 # once a packet at or above the snd_nxt recorded when it was resent (MarkRetran(seq, t_seqno_)) is
-# SACKed, or once a retransmission more than numdupacks + 1 later is acknowledged. Measured
+# SACKed, or once a retransmission more than dupack_threshold (3, the default argument) + 1 later
+# is acknowledged. Measured
 # (ns-2.35+dfsg-5), bic: packet 1 sent at 0, 0.024998 (packets 0-24 sent, so snd_nxt 25) and
 # 0.047533, when the SACK of packet 25 (sent 0.026662) arrives: 0.026662 + 0.000832 (1040 B at
 # 10 Mb/s) + 0.010 + 0.0000384 (48-byte SACK ACK) + 0.010 = 0.0475324. ssthresh_ 100 -> 16

@@ -229,7 +229,8 @@ class Tcp(_Model):
     ``rfc`` (the default): the plain RFCs (RFC 6298 timers, RFC 5681 initial window by MSS,
     200 ms delayed ACKs, no SACK, timestamps or later refinements). ``ns2``: ns-2.35's one-way
     agents (MSS 1000, no SACK, no delayed ACKs, initial window 2, initial RTO 3 s, minimum 0.2 s, 10 ms
-    tick, one timed segment per RTT, ssthresh from cwnd, reduced again on every timeout, Reno's bugFix_). ``ns3``: ns-3.44's defaults (MSS 536,
+    tick, one timed segment per RTT, ssthresh from cwnd, reduced again on every timeout, Reno's bugFix_; BIC and
+    CUBIC with its TCP-Linux agent's rules for lost retransmissions and the timer). ``ns3``: ns-3.44's defaults (MSS 536,
     initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 1 s). ``linux``: a current
     kernel (MSS 1448, initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 0.2 s, 40 ms
     delayed ACKs). ``docs/tcp-profiles.md`` lists every field per profile with its source.

@@ -188,6 +188,10 @@ def differences(iv: pd.DataFrame, runs: pd.DataFrame, check_list: list[dict[str,
     def fell(variant: str, links_off: int) -> str:
         return f"{to_one.get((variant, links_off), 0)}/{runs_per_set[(variant, links_off)]}"
 
+    def lowest(variant: str, links_off: int) -> str:
+        runs = main_runs[(main_runs["variant"] == variant) & (main_runs["links_off"] == links_off)]
+        return f"{runs['cwnd_min_after'].mean():.0f}"
+
     def paper_before(*variants: str) -> str:
         return ", ".join(f"{PAPER_TABLE_IV[v][0]:g}" for v in variants)
 
@@ -243,8 +247,10 @@ of the TCP path carries 20 Mb/s of CBR after ESTOP at every threshold (table abo
 TCP flow only in its RTT ({"; ".join(f"{'/'.join(map(str, h))} hops with {n} links off" for n, h in hops.items())})
 and in the transition. At 90 % the flow keeps its path, and {
         TRANSITION_S:g} s after the switch-off KSCY→DNVR takes the re-routed SNVA→DNVR CBR while the flow's window, sized for 30 Mb/s, is
-in flight: BIC and CUBIC fall to one segment after ESTOP in {fell("BIC", 2)} and {fell("CUBIC", 2)} runs at 90 %,
-against {fell("BIC", 3)} and {fell("CUBIC", 3)} at 70 %, where the flow itself is re-routed (after ESTOP: BIC
+in flight, and drops its packets and their retransmissions: BIC's and CUBIC's lowest windows after ESTOP are {
+        lowest("BIC", 2)
+    } and {lowest("CUBIC", 2)} segments at 90 % (one segment in {fell("BIC", 2)} and {fell("CUBIC", 2)}
+runs), against {lowest("BIC", 3)} and {lowest("CUBIC", 3)} at 70 %, where the flow itself is re-routed (after ESTOP: BIC
 {after[70].loc["BIC"]:.2f} Mb/s at 70 %, {after[90].loc["BIC"]:.2f} at 90 %; CUBIC {after[70].loc["CUBIC"]:.2f} and
 {after[90].loc["CUBIC"]:.2f}). The paper's loss falls by {min(paper_steps):.1f}–{max(paper_steps):.1f} points per
 step: its background leaves more room at 90 %

@@ -2,12 +2,15 @@
 trends that wattnet reproduces (Fig. 2, Table V, the Vegas collapse, the background that ESTOP's
 re-routing leaves below the link rate)."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_checks, assert_reproduction_files
 from wattnet import ScenarioError
 from wattnet.experiments import greened_network
+from wattnet.experiments.report import DIFFERS_PAPER
 from wattnet.topology import abilene
 from wattnet.traffic import link_cbr_flows
 
@@ -72,6 +75,16 @@ def test_estop_gives_the_papers_links_except_at_80_percent(tables):
     # 2240 W per link; the engine's ports, both ends of each link, save twice that.
     assert v["watts_saved"].to_dict() == {t: 2240.0 * n for t, n in v["links_off"].items()}
     assert v["engine_watts_saved_both_ends"].to_numpy() == pytest.approx(2 * v["watts_saved"].to_numpy(), rel=1e-9)
+
+
+def test_estops_80_percent_targets_differ_from_the_paper_with_the_reason(reproduction, tables):
+    out, _ = reproduction
+    checks = {c["id"]: c for c in json.loads((out / "checks.json").read_text())}
+    assert {id: checks[id]["verdict"] for id in ("B2.80", "B3.80")} == {id: DIFFERS_PAPER for id in ("B2.80", "B3.80")}
+    assert "λ₂ at 0.8405 of the original, above 0.8" in checks["B2.80"]["reason"]
+    # 3 links × 2240 W; the paper's 4368 W are its two links, 4480 W by the same rule.
+    assert "3 links × 2240 W = 6720 W" in checks["B3.80"]["reason"] and "at 4480 W" in checks["B3.80"]["reason"]
+    assert greened_network.computed_causes(tables["table_v"]).keys() == {"B2.80", "B3.80"}
 
 
 def test_the_tcp_path_gains_a_hop_where_chin_nycm_goes_off(tables, table_iv):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -132,6 +132,7 @@ def judge(
     reference_name: str | None = NS2,
     explanations: dict[str, str] | None = None,
     analogues: dict[str, str] | None = None,
+    computed: Collection[str] = (),
     relative: float = 0.15,
     absolute: float = 0.5,
 ) -> list[dict[str, Any]]:
@@ -141,6 +142,8 @@ def judge(
 
     - *reproduced*: wattnet meets the paper's tolerance;
     - *not simulable*: a testbed measurement (``analogues`` names the simulated analogue);
+    - *differs from the paper*: a target ``computed`` outside any simulation (an algorithm run on the
+      topology, a power rule), which therefore has no reference run; the ``explanations`` say why;
     - *matches ns-2, not the paper*: ns-2.35 misses the paper's tolerance too and wattnet agrees with
       it (every number both have within max(relative·|ns-2|, absolute), booleans equal);
     - *differs from ns-2*: anything else, with the reason (``explanations`` or the disagreement).
@@ -168,6 +171,8 @@ def judge(
             verdict, reason = NOT_SIMULABLE, f"A testbed measurement; the simulated analogue is {analogues[c['id']]}."
         elif c["pass"]:
             verdict, reason = REPRODUCED, ""
+        elif c["id"] in computed:
+            verdict, reason = DIFFERS_PAPER, "Computed outside the simulation, so no simulator gives a reference value."
         elif reference_name is None:
             verdict, reason = DIFFERS_PAPER, ""
         elif ref is None:

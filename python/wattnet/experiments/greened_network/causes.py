@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from wattnet.experiments.greened_network.params import NAME, PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.targets import EXPLANATIONS
+from wattnet.experiments.greened_network.targets import computed_causes
 from wattnet.experiments.report import reference_rows
 
 # ns-2.35 runs BIC and CUBIC in its TCP-Linux agent; the targets their windows after ESTOP bear on.
@@ -54,9 +54,10 @@ def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) ->
     )
 
 
-def explanations(per_threshold: pd.DataFrame, check_ids: list[str]) -> dict[str, str]:
-    """Target id → its explanations: ESTOP's computed targets, and the measured causes that apply."""
-    causes = dict(EXPLANATIONS)
+def explanations(per_threshold: pd.DataFrame, v: pd.DataFrame, check_ids: list[str]) -> dict[str, str]:
+    """Target id → its explanations: ESTOP's computed targets (from Table V, ``v``), and the measured causes
+    that apply."""
+    causes = computed_causes(v)
     late = late_timeouts(per_threshold, reference_rows(NAME))
     for id in check_ids:
         if late is not None and id in LATE_TIMEOUT_TARGETS:

@@ -342,7 +342,9 @@ def write_report(
 <p>Every target has three values: the paper's, ns-2.35's on the same reconstructed scenario and wattnet's, and a
 verdict computed from them: <i>reproduced</i> (wattnet within the target's tolerance of the paper), <i>matches ns-2,
 not the paper</i> (wattnet agrees with ns-2.35 and ns-2.35 misses the paper too: the paper depends on something it
-does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i> (a testbed measurement).
+does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i> (a testbed measurement){
+    "" if not any(c["verdict"] == DIFFERS_PAPER for c in checks) else
+    ", <i>differs from the paper</i> (a target no simulator can give a reference for, with the reason)"}.
 {reference_note}</p>
 <h2>Targets not reproduced</h2>
 <ul>{gaps or "<li>none</li>"}</ul>

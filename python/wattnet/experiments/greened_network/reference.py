@@ -29,8 +29,8 @@ def ns2_table_iv(replications: int) -> pd.DataFrame | None:
 
 
 def ns2_checks(network: Topology, replications: int) -> dict[str, dict[str, Any] | None]:
-    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant at 50, 70
-    and 90 % and replication of the primary background)."""
+    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant, threshold
+    (50, 70, 90 %) and replication of the primary background)."""
     rows = ns2_rows(replications)
     if rows is None:
         return {}

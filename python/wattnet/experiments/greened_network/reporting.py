@@ -297,7 +297,8 @@ def report(
             "The ns-2.35 column: the same links, delays, buffers, CBR background and ESTOP link sets, written out by "
             "<code>validation/studies/greened_network/run.py</code> for <code>abilene.tcl</code>, with ns-2.35's own "
             "Tahoe, Reno, NewReno and Vegas agents and its TCP-Linux agent (bic, cubic) with a SACK receiver, one run "
-            "per variant at 50, 70 and 90 %. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
+            f"per variant at 50, 70 and 90 % on each of the {config['replications']} background replication(s) wattnet "
+            "runs here. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
             "down (wattnet after the paper's 30 ms), and its ties between equal-length paths may break differently."
         ),
         intro=f"{len(runs)} TCP runs of {DURATION_S:g} s and {background_runs} background-only runs"

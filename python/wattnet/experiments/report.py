@@ -343,13 +343,17 @@ def write_report(
 verdict computed from them: <i>reproduced</i> (wattnet within the target's tolerance of the paper), <i>matches ns-2,
 not the paper</i> (wattnet agrees with ns-2.35 and ns-2.35 misses the paper too: the paper depends on something it
 does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i> (a testbed measurement){
-    "" if not any(c["verdict"] == DIFFERS_PAPER for c in checks) else
-    ", <i>differs from the paper</i> (a target no simulator can give a reference for, with the reason)"}.
+        ""
+        if not any(c["verdict"] == DIFFERS_PAPER for c in checks)
+        else ", <i>differs from the paper</i> (a target no simulator can give a reference for, with the reason)"
+    }.
 {reference_note}</p>
 <h2>Targets not reproduced</h2>
 <ul>{gaps or "<li>none</li>"}</ul>
 <h2>Targets</h2>
-<table><tr><th>id</th><th>target</th><th>paper</th><th>{e(checks[0]["reference"] if checks else NS2)}</th><th>wattnet</th><th>tolerance</th>
+<table><tr><th>id</th><th>target</th><th>paper</th><th>{
+        e(checks[0]["reference"] if checks else NS2)
+    }</th><th>wattnet</th><th>tolerance</th>
 <th>verdict</th></tr>{check_rows}</table>
 <h2>Parameters</h2>
 <table><tr><th>parameter</th><th>value</th><th>source</th></tr>{param_rows}</table>

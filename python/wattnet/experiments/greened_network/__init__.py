@@ -93,13 +93,13 @@ from wattnet.experiments.greened_network.sweeps import (
     tcp_series,
 )
 from wattnet.experiments.greened_network.targets import (
-    computed_causes,
     b1_checks,
     b2_b3_checks,
     b4_checks,
     b5_checks,
     b6_checks,
     checks,
+    computed_causes,
 )
 from wattnet.experiments.report import judge, stage, write_checks, write_tables
 
@@ -165,7 +165,6 @@ __all__ = [
     "CBR_LOAD",
     "CBR_PACKET_BYTES",
     "DURATION_S",
-    "computed_causes",
     "FIG2_PANELS",
     "FIG2_THRESHOLD",
     "FULL",
@@ -201,6 +200,7 @@ __all__ = [
     "base_scenario",
     "by_threshold",
     "checks",
+    "computed_causes",
     "cwnd_metrics",
     "differences",
     "estop_table",

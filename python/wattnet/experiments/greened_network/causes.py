@@ -39,7 +39,9 @@ def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) ->
         return None
     return (
         "After the switch-off wattnet's BIC or CUBIC times out and falls to one segment where ns-2.35's TCP-Linux agent "
-        "keeps hundreds (lowest window after ESTOP over the replications, segments: " + "; ".join(cases) + "), which lowers its throughput "
+        "keeps hundreds (lowest window after ESTOP over the replications, segments: "
+        + "; ".join(cases)
+        + "), which lowers its throughput "
         "there. The rerouted background overflows a queue on the flow's path (KSCY→DNVR at 90 %), which drops "
         "retransmissions too: wattnet's SACK recovery (RFC 6675) finds a retransmission lost only by its timer "
         "(BIC at 90 %: a segment resent at 30.42 s is dropped again and the timeout fires at 30.73 s), while "

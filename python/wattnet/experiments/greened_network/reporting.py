@@ -246,7 +246,8 @@ recovers and cwnd restarts from one segment.</li>
 {PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s): wattnet's Vegas collapses too, to
 {after[50].loc["Vegas"]:.2f} and {after[70].loc["Vegas"]:.2f} Mb/s. Its baseRTT stays at the old path's ≈
 {vegas_base_ms:.0f} ms (its SRTT before ESTOP) and the new path adds ≈ {vegas_extra_ms:.0f} ms, so it holds no more than
-cwnd·(rtt − baseRTT)/rtt ≤ β = {VEGAS_BETA} segments, about {vegas_cwnd:.0f} segments or ≈ {vegas_mbps:.0f} Mb/s; whether it
+cwnd·(rtt − baseRTT)/rtt ≤ β = {VEGAS_BETA} segments, about {vegas_cwnd:.0f} segments or ≈ {
+        vegas_mbps:.0f} Mb/s; whether it
 settles there or at a few segments is decided by the round that spans its timeout (B1.Vegas's reason). The
 paper's {PAPER_TABLE_IV["Vegas"][1][50]:g}–{
         PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s is a cwnd of one or two segments, deeper

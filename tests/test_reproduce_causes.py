@@ -6,7 +6,7 @@ from wattnet.experiments.capacity_scaling import QUICK
 from wattnet.experiments.capacity_scaling.causes import explanations
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.causes import vegas_alone
+from wattnet.experiments.greened_network.causes import loss_based_as_ns2
 
 
 def test_a_missing_parameter_file_is_named():
@@ -56,13 +56,13 @@ def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
 AFTERS = {v: [20.0, 20.0, 21.0] for v in ("Tahoe", "Reno", "NewReno", "BIC", "CUBIC")} | {"Vegas": [3.0, 3.0, 27.0]}
 
 
-def test_the_vegas_cause_applies_only_when_the_loss_based_variants_trend_as_in_ns2():
+def test_the_loss_falls_cause_applies_only_when_the_loss_based_variants_trend_as_in_ns2():
     # ns-2.35: BIC loses 1.5 points less at 90 % (after 21.45: 28.5 %), Vegas 8 % at 90 % (after 27.6).
     theirs = AFTERS | {"BIC": [20.0, 20.0, 21.45], "Vegas": [3.0, 3.0, 27.6]}
-    sentence = vegas_alone(table_iv_runs(AFTERS), table_iv_runs(theirs))
+    sentence = loss_based_as_ns2(table_iv_runs(AFTERS), table_iv_runs(theirs))
     assert sentence is not None
     assert "at most 1.5 points apart, BIC at 90 %" in sentence
-    assert "Vegas's loss at 90 % (wattnet 10 %, 30.00 → 27.00 Mb/s; ns-2.35 8 %, 30.00 → 27.60 Mb/s)" in sentence
+    assert "what differs is Vegas's (Vegas[2]: its loss at 90 %)" in sentence
     # BIC's loss rises from 50 to 90 % in wattnet only: the sentence does not apply.
-    assert vegas_alone(table_iv_runs(AFTERS | {"BIC": [21.0, 20.0, 20.0]}), table_iv_runs(theirs)) is None
-    assert vegas_alone(table_iv_runs(AFTERS), None) is None
+    assert loss_based_as_ns2(table_iv_runs(AFTERS | {"BIC": [21.0, 20.0, 20.0]}), table_iv_runs(theirs)) is None
+    assert loss_based_as_ns2(table_iv_runs(AFTERS), None) is None

@@ -139,6 +139,10 @@ pub struct TcpConfig {
     /// After an ECN-Echo, cwnd = half of min(cwnd, receive window), at least one segment
     /// (ns-2.35 `tcp.cc` `ecn()`), instead of the new ssthresh.
     pub ecn_halve_cwnd: bool,
+    /// A reduction keeps cwnd's fraction and truncates ssthresh (ns-2.35 `precisionReduce_`).
+    pub precision_reduce: bool,
+    /// The ACK that ends fast recovery grows the window (ns-2.35 `recv_newack_helper()`).
+    pub grow_on_recovery_exit: bool,
 }
 
 /// A packet an endpoint wants sent.
@@ -323,6 +327,8 @@ impl TcpConfig {
             reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
             // DCTCP keeps its own reduction (RFC 8257 §3.4).
             ecn_halve_cwnd: ecn == EcnMode::Classic && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd),
+            precision_reduce: spec.precision_reduce.unwrap_or(d.precision_reduce),
+            grow_on_recovery_exit: spec.grow_on_recovery_exit.unwrap_or(d.grow_on_recovery_exit),
         })
     }
 
@@ -377,6 +383,8 @@ impl TcpConfig {
             ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
             reno_bug_fix: Some(self.reno_bug_fix),
             ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
+            precision_reduce: Some(self.precision_reduce),
+            grow_on_recovery_exit: Some(self.grow_on_recovery_exit),
         }
     }
 }
@@ -412,6 +420,8 @@ struct Defaults {
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
+    precision_reduce: bool,
+    grow_on_recovery_exit: bool,
 }
 
 impl Defaults {
@@ -446,6 +456,8 @@ impl Defaults {
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
             ecn_halve_cwnd: false,
+            precision_reduce: false,
+            grow_on_recovery_exit: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard
         // kept across timeouts, timestamps, limited transmit, PRR-SSRB and HyStart.

@@ -59,6 +59,9 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, summary: pd
         ("TCP", "NewReno, no SACK, bulk S → D", "paper"),
         ("initial window, delayed ACKs, RTO", "2 segments, none (TCPSink), initial 3 s and minimum 0.2 s",
          "ns-2.35 default (windowInit_ 2, Agent/TCPSink, rtxcur_init_ 3, minrto_ 0.2)"),
+        ("loss response", ("limited transmit on the first two duplicate ACKs; a loss halves cwnd with its fraction "
+         "(ssthresh truncated); the ACK that ends fast recovery grows cwnd once"),
+         "ns-2.35 default (singledup_ 1, precisionReduce_ true, tcp.cc recv_newack_helper())"),
         ("receive window", f"{rwnd_label(PRIMARY_RWND)} ({' and '.join(rwnd_label(r) for r in RWND_READINGS if r != PRIMARY_RWND)} beside it)",
          (f"interpretation: ns-2.35's window_ of {NS2_WINDOW_PACKETS} packets would cap RTT {rtt_hi:g} ms at "
          f"{ns2_window_mbps:.1f} Mb/s, which the paper's Fig. 4b excludes")),

@@ -35,7 +35,44 @@ def test_the_rate_change_cause_quotes_both_counts_when_they_differ_beyond_the_ag
     # 1036 against 806: 28.5 % more, a disagreement the sentence explains with both counts.
     causes = explanations(runs(1036), runs(806), QUICK)
     assert "RTT 10 ms wattnet 1036, ns-2.35 806; RTT 100 ms wattnet 1036, ns-2.35 806" in causes["A4"]
-    assert causes["A8"] == causes["A4"] and "A1" not in causes
+    assert "TCP+PC rate changes, single" in causes["A4"] and set(causes) == {"A4"}
+
+
+def chain_runs(offered_packets: int, loss_at: dict[float, float]) -> pd.DataFrame:
+    """The single source on a 1 ms / 100 ms grid: TCPonly offering ``offered_packets`` in 60 s and
+    losing ``loss_at[rtt]`` %, TCP+PC at r̄ 10 Mb/s."""
+    rows = []
+    for rtt in (1.0, 100.0):
+        common = {"case": "single", "rtt_ms": rtt, "rwnd": "unlimited (1 GiB)", "replication": 0, "rate_changes": 0}
+        only = {
+            "mode": "TCPonly",
+            "data_packets_sent": offered_packets,
+            "loss_pct": loss_at[rtt],
+            "mean_rate_mbps": 10.0,
+        }
+        rows.append({**common, **only})
+        rows.append({**common, **only, "mode": "TCP+PC"})
+    return pd.DataFrame(rows)
+
+
+def test_the_smallest_rtt_causes_quote_the_offered_load_and_the_buffers():
+    config = {**QUICK, "rtts_s": [0.001, 0.1], "duration_s": 60.0}
+    failed = [{"id": "A2", "pass": False}, {"id": "A4", "pass": False}]
+    # 49 532 packets of 1500 B in 60 s: 9.91 Mb/s, above the first step down (9 Mb/s).
+    ours = chain_runs(49_532, {1.0: 5.13, 100.0: 0.07})
+    causes = explanations(ours, ours, config, failed, {})
+    assert (
+        "TCPonly offers N1 9.91 Mb/s in wattnet and 9.91 Mb/s in ns-2.35, above practRA's first step down"
+        in causes["A2"]
+    )
+    # One BDP at 10 Mb/s: ⌈1250 B / 1500 B⌉ = 1, at least 2 packets; ⌈125 000 / 1500⌉ = 84.
+    assert (
+        "loses 5.13 % at RTT 1 ms (a one-BDP buffer of 2 packets) and 0.07 % at RTT 100 ms (84 packets)" in causes["A4"]
+    )
+    # 44 709 packets (8.94 Mb/s) would let practRA step down: no such cause; a target met has none.
+    slower = chain_runs(44_709, {1.0: 0.07, 100.0: 0.07})
+    assert explanations(slower, slower, config, failed, {}) == {}
+    assert explanations(ours, ours, config, [{"id": "A2", "pass": True}], {}) == {}
 
 
 def test_seed_noise_tests_ns2s_one_run_against_the_prediction_interval_of_wattnets_seeds():

@@ -5,6 +5,7 @@ from wattnet.experiments import STUDIES
 from wattnet.experiments.report import (
     DIFFERS,
     DIFFERS_MODEL,
+    DIFFERS_PAPER,
     MATCHES_NS2,
     NOT_FROM_TEXT,
     NOT_SIMULABLE,
@@ -63,6 +64,15 @@ def test_explanations_are_added_to_the_computed_reason_of_targets_not_reproduced
     explanations = {"E1": "ns-2.35 has no such run.", "E2": "ns-2.35 has no such run."}
     judged = judge(ours, {}, explanations=explanations)
     assert [c["reason"] for c in judged] == ["No ns-2.35 value for this target. ns-2.35 has no such run.", ""]
+
+
+def test_a_target_computed_outside_the_simulation_differs_from_the_paper_not_from_ns2():
+    ours = [target("B1", {"r": 9.9}, False), target("B2", {"r": 7.0}, True)]
+    judged = judge(ours, {}, computed=["B1", "B2"], explanations={"B1": "The algorithm picks a third link."})
+    assert [c["verdict"] for c in judged] == [DIFFERS_PAPER, REPRODUCED]
+    assert judged[0]["reason"] == (
+        "Computed outside the simulation, so no simulator gives a reference value. The algorithm picks a third link."
+    )
 
 
 def test_every_study_cites_its_paper_not_a_file():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -132,6 +132,7 @@ def judge(
     reference_name: str | None = NS2,
     explanations: dict[str, str] | None = None,
     analogues: dict[str, str] | None = None,
+    computed: Collection[str] = (),
     relative: float = 0.15,
     absolute: float = 0.5,
 ) -> list[dict[str, Any]]:
@@ -141,6 +142,8 @@ def judge(
 
     - *reproduced*: wattnet meets the paper's tolerance;
     - *not simulable*: a testbed measurement (``analogues`` names the simulated analogue);
+    - *differs from the paper*: a target ``computed`` outside any simulation (an algorithm run on the
+      topology, a power rule), which therefore has no reference run; the ``explanations`` say why;
     - *matches ns-2, not the paper*: ns-2.35 misses the paper's tolerance too and wattnet agrees with
       it (every number both have within max(relative·|ns-2|, absolute), booleans equal);
     - *differs from ns-2*: anything else, with the reason (``explanations`` or the disagreement).
@@ -168,6 +171,8 @@ def judge(
             verdict, reason = NOT_SIMULABLE, f"A testbed measurement; the simulated analogue is {analogues[c['id']]}."
         elif c["pass"]:
             verdict, reason = REPRODUCED, ""
+        elif c["id"] in computed:
+            verdict, reason = DIFFERS_PAPER, "Computed outside the simulation, so no simulator gives a reference value."
         elif reference_name is None:
             verdict, reason = DIFFERS_PAPER, ""
         elif ref is None:
@@ -337,12 +342,18 @@ def write_report(
 <p>Every target has three values: the paper's, ns-2.35's on the same reconstructed scenario and wattnet's, and a
 verdict computed from them: <i>reproduced</i> (wattnet within the target's tolerance of the paper), <i>matches ns-2,
 not the paper</i> (wattnet agrees with ns-2.35 and ns-2.35 misses the paper too: the paper depends on something it
-does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i> (a testbed measurement).
+does not state), <i>differs from ns-2</i> (with the reason), <i>not simulable</i> (a testbed measurement){
+        ""
+        if not any(c["verdict"] == DIFFERS_PAPER for c in checks)
+        else ", <i>differs from the paper</i> (a target no simulator can give a reference for, with the reason)"
+    }.
 {reference_note}</p>
 <h2>Targets not reproduced</h2>
 <ul>{gaps or "<li>none</li>"}</ul>
 <h2>Targets</h2>
-<table><tr><th>id</th><th>target</th><th>paper</th><th>{e(checks[0]["reference"] if checks else NS2)}</th><th>wattnet</th><th>tolerance</th>
+<table><tr><th>id</th><th>target</th><th>paper</th><th>{
+        e(checks[0]["reference"] if checks else NS2)
+    }</th><th>wattnet</th><th>tolerance</th>
 <th>verdict</th></tr>{check_rows}</table>
 <h2>Parameters</h2>
 <table><tr><th>parameter</th><th>value</th><th>source</th></tr>{param_rows}</table>

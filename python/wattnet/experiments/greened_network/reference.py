@@ -16,15 +16,22 @@ from wattnet.experiments.report import (
 from wattnet.topology import Topology
 
 
-def ns2_table_iv() -> pd.DataFrame | None:
+def ns2_rows(replications: int) -> pd.DataFrame | None:
+    """ns-2.35's runs of the backgrounds wattnet ran: the primary reading's first ``replications``
+    replications (the stored reference has every replication the full mode runs)."""
     rows = reference_rows(NAME)
+    return None if rows is None else rows[rows["replication"] < replications].reset_index(drop=True)
+
+
+def ns2_table_iv(replications: int) -> pd.DataFrame | None:
+    rows = ns2_rows(replications)
     return None if rows is None else table_iv(rows)
 
 
-def ns2_checks(network: Topology) -> dict[str, dict[str, Any] | None]:
-    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant at 50, 70
-    and 90 %, the primary background)."""
-    rows = reference_rows(NAME)
+def ns2_checks(network: Topology, replications: int) -> dict[str, dict[str, Any] | None]:
+    """B1, B4, B5 and B6 computed from ns-2.35's runs of the same scenario (one per variant, threshold
+    (50, 70, 90 %) and replication of the primary background)."""
+    rows = ns2_rows(replications)
     if rows is None:
         return {}
     iv = table_iv(rows)

@@ -245,8 +245,10 @@ recovers and cwnd restarts from one segment.</li>
 <li><b>Vegas after pruning at 50 and 70 %</b> (paper {PAPER_TABLE_IV["Vegas"][1][50]:g} and
 {PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s): wattnet's Vegas collapses too, to
 {after[50].loc["Vegas"]:.2f} and {after[70].loc["Vegas"]:.2f} Mb/s. Its baseRTT stays at the old path's ≈
-{vegas_base_ms:.0f} ms (its SRTT before ESTOP) and the new path adds ≈ {vegas_extra_ms:.0f} ms, so it shrinks cwnd until
-cwnd·(rtt − baseRTT)/rtt ≤ β = {VEGAS_BETA} segments, about {vegas_cwnd:.0f} segments or ≈ {vegas_mbps:.0f} Mb/s. The
+{vegas_base_ms:.0f} ms (its SRTT before ESTOP) and the new path adds ≈ {vegas_extra_ms:.0f} ms, so it holds no more than
+cwnd·(rtt − baseRTT)/rtt ≤ β = {VEGAS_BETA} segments, about {vegas_cwnd:.0f} segments or ≈ {
+        vegas_mbps:.0f} Mb/s; whether it
+settles there or at a few segments is decided by the round that spans its timeout (B1.Vegas's reason). The
 paper's {PAPER_TABLE_IV["Vegas"][1][50]:g}–{
         PAPER_TABLE_IV["Vegas"][1][70]:g} Mb/s is a cwnd of one or two segments, deeper
 than that rule gives for these delays: B1.Vegas {verdict_of("B1.Vegas")}, the collapse itself
@@ -296,7 +298,8 @@ def report(
             "The ns-2.35 column: the same links, delays, buffers, CBR background and ESTOP link sets, written out by "
             "<code>validation/studies/greened_network/run.py</code> for <code>abilene.tcl</code>, with ns-2.35's own "
             "Tahoe, Reno, NewReno and Vegas agents and its TCP-Linux agent (bic, cubic) with a SACK receiver, one run "
-            "per variant at 50, 70 and 90 %. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
+            f"per variant at 50, 70 and 90 % on each of the {config['replications']} background replication(s) wattnet "
+            "runs here. Fidelity: ns-2.35's Session routing re-routes at the instant the links go "
             "down (wattnet after the paper's 30 ms), and its ties between equal-length paths may break differently."
         ),
         intro=f"{len(runs)} TCP runs of {DURATION_S:g} s and {background_runs} background-only runs"

@@ -114,7 +114,8 @@ def seed_noise(ours: Any, theirs: Any, ours_seeds: list[dict[str, float | bool]]
     if not far or len(ours_seeds) < 2:
         return None
     reference = numbers(theirs)
-    within, outside = [], []
+    within: list[str] = []
+    outside: list[str] = []
     for key in far:
         mine, other = [s[key] for s in ours_seeds if key in s], reference[key]
         if len(mine) < 2:

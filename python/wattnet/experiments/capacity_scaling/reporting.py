@@ -146,8 +146,11 @@ parameters; no buffer or window reading is tuned to reach it. wattnet, per recei
             "The ns-2.35 column: the same chain in Tcl (<code>validation/studies/capacity_scaling/chain.tcl</code>) with "
             "ns-2.35's NewReno and TCPSink; ns-2.35 has no rate adaptation, so practRA is emulated by a Tcl procedure "
             "that polls N1's queue every 1 ms, samples the arrival rate once per mRCI and sets the link's "
-            "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls rather than at every packet, "
-            "a new rate applies from the next packet transmission, and the 1 ms transition does not pause the link."
+            "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls, also while the link idles, "
+            "rather than at every packet and sample tick, a new rate applies from the next packet transmission, and the "
+            "1 ms transition does not pause the link. ns-2.35 runs one seed per point "
+            f"(wattnet {config['replications']}): "
+            "the background targets' causes test its run against the spread of wattnet's seeds."
         ),
         sections=[
             (f"A3: r̄ at RTT {rtt_hi:g} ms, and its sensitivity to the receive window", a3_section),

@@ -125,7 +125,8 @@ def test_the_late_timeout_cause_names_the_cases_where_only_wattnet_falls_to_one_
     sentence = late_timeouts(lowest_windows(1), lowest_windows(181))
     assert (
         sentence is not None
-        and "(lowest window after ESTOP, segments: BIC at 90 %: wattnet 1, ns-2.35 181)" in sentence
+        and "(lowest window after ESTOP over the replications, segments: BIC at 90 %: wattnet 1, ns-2.35 181)"
+        in sentence
         and "finds a retransmission lost only by its timer" in sentence
     )
     assert late_timeouts(lowest_windows(181), lowest_windows(181)) is None

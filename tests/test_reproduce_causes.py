@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 from wattnet.experiments.capacity_scaling import QUICK
-from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise
+from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise, traced
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
 from wattnet.experiments.greened_network.causes import late_timeouts
@@ -131,3 +131,23 @@ def test_the_late_timeout_cause_names_the_cases_where_only_wattnet_falls_to_one_
     )
     assert late_timeouts(lowest_windows(181), lowest_windows(181)) is None
     assert late_timeouts(lowest_windows(1), None) is None
+
+
+def test_the_trace_causes_quote_the_lowest_smoothed_arrival_and_practras_own_rate():
+    config = {**QUICK, "rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0]}
+    common = {"rtt_ms": 100.0, "rwnd": "unlimited (1 GiB)", "replication": 0}
+    runs = pd.DataFrame([
+        {**common, "case": "single", "mode": "TCPonly", "mrci_ms": float("nan"), "mean_rate_mbps": 10.0},
+        {**common, "case": "bON", "mode": "TCP+PC", "mrci_ms": 10.0, "mean_rate_mbps": 6.5},
+    ])  # fmt: skip
+    # 8 Mb/s with ten 100 ms bins at 7.5 from 20 s: the 0.5 s average bottoms out at 7.5, above 7.
+    time = pd.Index([k / 10 for k in range(600)], name="time_s")
+    arrival = [7.5 if 200 <= k < 210 else 8.0 for k in range(600)]
+    trace = pd.DataFrame({"rate_bps": 10.0, "arrival_rate_bps": arrival}, index=time)
+    found = traced(runs, runs, config, {"A5", "A11"}, (lambda run: trace, lambda run: trace))
+    assert "(its lowest: wattnet 7.50, ns-2.35 7.50 Mb/s)" in found["A5"]
+    assert "its r̄ is 6.50 Mb/s in wattnet and 6.50 Mb/s in ns-2.35, below the 8 Mb/s" in found["A11"]
+    # A dip below 7 Mb/s is an episode: A5's cause does not apply; targets met get none.
+    dipped = trace.assign(arrival_rate_bps=[6.0 if 200 <= k < 210 else 8.0 for k in range(600)])
+    assert "A5" not in traced(runs, runs, config, {"A5"}, (lambda run: dipped, lambda run: trace))
+    assert traced(runs, runs, config, set(), (lambda run: trace, lambda run: trace)) == {}

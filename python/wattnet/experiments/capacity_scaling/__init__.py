@@ -131,7 +131,7 @@ def reproduce(
     causes = {}
     if reference is not None:
         seeds = per_seed(lambda run: trace(out, run), runs, config)
-        causes = explanations(runs, reference[0], config, ours, theirs, seeds)
+        causes = explanations(runs, reference[0], config, ours, theirs, seeds, (lambda run: trace(out, run), ns2_trace))
     merged = {
         id: " ".join(part for part in (EXPLANATIONS.get(id, ""), causes.get(id, "")) if part)
         for id in {*EXPLANATIONS, *causes}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from wattnet.experiments.capacity_scaling.params import PRIMARY_RWND, R_MAX, RATES_BPS, Grid
+from wattnet.experiments.capacity_scaling.params import PRIMARY_RWND, R_MAX, RATES_BPS, RECORDER_BIN_S, TARGETS, Grid
 from wattnet.experiments.capacity_scaling.scenario import rwnd_label
 from wattnet.experiments.capacity_scaling.sweeps import summarise
 from wattnet.experiments.capacity_scaling.targets import checks
@@ -93,6 +93,53 @@ def smallest_rtt(runs: pd.DataFrame, ns2_runs: pd.DataFrame, config: Grid, faile
     return out
 
 
+def _first_run(runs: pd.DataFrame, case: str, rtt_ms: float, mrci_ms: float | None) -> pd.Series:
+    """The first replication's run of ``case`` at ``rtt_ms``: TCPonly (``mrci_ms`` None) or TCP+PC."""
+    chosen = runs[(runs["case"] == case) & (runs["rtt_ms"] == rtt_ms) & (runs["replication"] == 0)]
+    chosen = chosen[chosen["rwnd"] == rwnd_label(PRIMARY_RWND)]
+    chosen = chosen[chosen["mode"] == "TCPonly"] if mrci_ms is None else chosen[chosen["mrci_ms"] == mrci_ms]
+    return chosen.iloc[0]
+
+
+def _lowest_smoothed_arrival(trace: pd.DataFrame) -> float:
+    """The lowest arrival rate at N1 (Mb/s) on A5's smoothing, after its start-up skip."""
+    episode = TARGETS["a5_episode"]
+    smooth = trace["arrival_rate_bps"].rolling(episode["smoothing_bins"], min_periods=1).mean()
+    return float(smooth[smooth.index >= episode["skip_s"]].min())
+
+
+def traced(
+    runs: pd.DataFrame, ns2_runs: pd.DataFrame, config: Grid, failed: set[str],
+    traces: tuple[Callable[[pd.Series], pd.DataFrame], Callable[[pd.Series], pd.DataFrame]],
+) -> dict[str, str]:  # fmt: skip
+    """Why the targets read from the traces at the largest RTT miss the paper (``traces``: wattnet's and
+    ns-2.35's ``trace`` functions; ``failed``: the targets wattnet misses)."""
+    out = {}
+    rtt_hi, mrci_lo = max(config["rtts_s"]) * 1000, min(config["mrcis_s"]) * 1000
+    episode = TARGETS["a5_episode"]
+    if "A5" in failed:
+        lowest = [_lowest_smoothed_arrival(trace(_first_run(r, "single", rtt_hi, None))) for r, trace in
+                  zip((runs, ns2_runs), traces)]  # fmt: skip
+        if min(lowest) >= episode["dropped_mbps"]:
+            out["A5"] = (
+                f"No episode to time: at RTT {rtt_hi:g} ms TCPonly's arrival rate at N1 "
+                f"({episode['smoothing_bins'] * RECORDER_BIN_S:g} s average) never falls below {episode['dropped_mbps']:g} Mb/s "
+                f"(its lowest: wattnet {lowest[0]:.2f}, ns-2.35 {lowest[1]:.2f} Mb/s), since a buffer of one "
+                "bandwidth-delay product keeps the link busy while NewReno's halved window refills."
+            )
+    if "A11" in failed and "bON" in set(runs["case"]) and "bON" in set(ns2_runs["case"]):
+        served = [float(_first_run(r, "bON", rtt_hi, mrci_lo)["mean_rate_mbps"]) for r in (runs, ns2_runs)]
+        full = TARGETS["a11_min_without_mbps"]
+        if max(served) < full:
+            out["A11"] = (
+                f"Without the bottleneck the arrival rate at N1 cannot stay near {R_MAX / 1e6:g} Mb/s because practRA "
+                f"itself serves less: in that run (background, RTT {rtt_hi:g} ms, mRCI {mrci_lo:g} ms) its r̄ is "
+                f"{served[0]:.2f} Mb/s in wattnet and {served[1]:.2f} Mb/s in ns-2.35, below the {full:g} Mb/s the "
+                "target asks of the arrivals."
+            )
+    return out
+
+
 def per_seed(trace_of: Callable[[pd.Series], pd.DataFrame], runs: pd.DataFrame, config: Grid) -> dict[str, list[dict[str, float | bool]]]:  # fmt: skip
     """Target id → its numbers (``report.numbers``) computed from each replication's runs alone: one
     entry per seed."""
@@ -152,10 +199,12 @@ def explanations(
     ours: list[dict[str, Any]] | None = None,
     reference: dict[str, dict[str, Any] | None] | None = None,
     seeds: dict[str, list[dict[str, float | bool]]] | None = None,
+    traces: tuple[Callable[[pd.Series], pd.DataFrame], Callable[[pd.Series], pd.DataFrame]] | None = None,
 ) -> dict[str, str]:
     """Target id → the measured cause of a disagreement with ns-2.35 (several causes are joined).
     ``ours`` and ``reference`` are the two simulators' checks and ``seeds`` wattnet's per-seed
-    numbers (``per_seed``), for the seed-to-seed noise of the background targets."""
+    numbers (``per_seed``), for the seed-to-seed noise of the background targets; ``traces`` wattnet's
+    and ns-2.35's trace functions, for the targets read from traces."""
     if ns2_runs is None:
         return {}
     out: dict[str, list[str]] = {}
@@ -197,6 +246,10 @@ def explanations(
             if noise is not None:
                 out.setdefault(id, []).append(noise)
     if ours is not None:
-        for id, sentence in smallest_rtt(runs, ns2_runs, config, {c["id"] for c in ours if not c["pass"]}).items():
+        failed = {c["id"] for c in ours if not c["pass"]}
+        found = smallest_rtt(runs, ns2_runs, config, failed)
+        if traces is not None:
+            found |= traced(runs, ns2_runs, config, failed, traces)
+        for id, sentence in found.items():
             out.setdefault(id, []).append(sentence)
     return {id: " ".join(sentences) for id, sentences in out.items()}

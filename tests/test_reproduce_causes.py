@@ -6,7 +6,7 @@ from wattnet.experiments.capacity_scaling import QUICK
 from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise, traced
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.causes import late_timeouts
+from wattnet.experiments.greened_network.causes import loss_based_as_ns2
 
 
 def test_a_missing_parameter_file_is_named():
@@ -106,31 +106,17 @@ def test_a_yes_no_is_within_the_spread_when_some_seed_of_wattnets_gives_ns2s_ans
     assert apart is not None and "0 of the 1" in apart
 
 
-def lowest_windows(bic_at_90: float) -> pd.DataFrame:
-    """BIC and CUBIC at 50 and 90 %, the primary background, with their lowest window after ESTOP."""
+def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
+    """One run per variant and Table IV threshold (50, 70, 90 %), the primary background: 30 Mb/s before the
+    switch-off and the given throughputs after it, so a loss of (30 − after)/30."""
     return pd.DataFrame(
         [
-            {"background": PRIMARY_BACKGROUND, "variant": variant, "threshold_pct": threshold, "cwnd_min_after": cwnd}
-            for variant, threshold, cwnd in [
-                ("BIC", 50, 296),
-                ("BIC", 90, bic_at_90),
-                ("CUBIC", 50, 303),
-                ("CUBIC", 90, 184),
-            ]
+            {"background": PRIMARY_BACKGROUND, "replication": 0, "variant": variant, "threshold_pct": threshold,
+             "throughput_before_mbps": 30.0, "throughput_after_mbps": after, "hops_after": 6}
+            for variant, per_threshold in afters.items()
+            for threshold, after in zip((50, 70, 90), per_threshold)
         ]
-    )
-
-
-def test_the_late_timeout_cause_names_the_cases_where_only_wattnet_falls_to_one_segment():
-    sentence = late_timeouts(lowest_windows(1), lowest_windows(181))
-    assert (
-        sentence is not None
-        and "(lowest window after ESTOP over the replications, segments: BIC at 90 %: wattnet 1, ns-2.35 181)"
-        in sentence
-        and "finds a retransmission lost only by its timer" in sentence
-    )
-    assert late_timeouts(lowest_windows(181), lowest_windows(181)) is None
-    assert late_timeouts(lowest_windows(1), None) is None
+    )  # fmt: skip
 
 
 def test_the_trace_causes_quote_the_lowest_smoothed_arrival_and_practras_own_rate():
@@ -151,3 +137,25 @@ def test_the_trace_causes_quote_the_lowest_smoothed_arrival_and_practras_own_rat
     dipped = trace.assign(arrival_rate_bps=[6.0 if 200 <= k < 210 else 8.0 for k in range(600)])
     assert "A5" not in traced(runs, runs, config, {"A5"}, (lambda run: dipped, lambda run: trace))
     assert traced(runs, runs, config, set(), (lambda run: trace, lambda run: trace)) == {}
+
+
+# Losses 33.3/33.3/30 % for the loss-based variants (falling), Vegas 90/90/10 %.
+AFTERS = {v: [20.0, 20.0, 21.0] for v in ("Tahoe", "Reno", "NewReno", "BIC", "CUBIC")} | {"Vegas": [3.0, 3.0, 27.0]}
+
+
+def test_the_loss_falls_cause_applies_only_where_the_loss_based_trends_differ_by_tenths_of_a_point():
+    # ns-2.35: BIC's losses 33.3, 33.3, 31.7 % (after 21.5 at 90 %): it falls in both simulators.
+    theirs = AFTERS | {"BIC": [20.0, 20.0, 20.5], "Vegas": [3.0, 3.0, 27.6]}
+    sentence = loss_based_as_ns2(table_iv_runs(AFTERS), table_iv_runs(theirs))
+    assert sentence is not None and "at most 1.7 points apart, BIC at 90 %" in sentence
+    assert "where one falls" not in sentence and sentence.endswith("Vegas:")
+    # CUBIC's losses 33.0, 33.3, 33.0 % in ns-2.35 (flat, and not falling), 33.3, 33.3, 30 % in wattnet (falling
+    # by 3.3 points): the trend differs by more than tenths of a point and the sentence does not apply.
+    flat = AFTERS | {"CUBIC": [20.1, 20.0, 20.1]}
+    assert loss_based_as_ns2(table_iv_runs(AFTERS), table_iv_runs(flat)) is None
+    # Both flat within a point (33.3, 33.3, 33.0, falling, against 33.0, 33.3, 33.0): named, with both series.
+    ours = AFTERS | {"CUBIC": [20.0, 20.0, 20.1]}
+    sentence = loss_based_as_ns2(table_iv_runs(ours), table_iv_runs(flat))
+    assert sentence is not None
+    assert "(CUBIC: wattnet 33.3, 33.3, 33 %, ns-2.35 33, 33.3, 33 %) both stay within 1 point" in sentence
+    assert loss_based_as_ns2(table_iv_runs(AFTERS), None) is None

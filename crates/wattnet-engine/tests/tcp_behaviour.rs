@@ -39,8 +39,9 @@ fn pair(rate: f64, delay: f64, queue: Value, mut tcp: Value, duration: f64, link
 }
 
 /// A flow's TCP table on the ns2 profile. ns-2.35 runs BIC and CUBIC in its TCP-Linux agent, which
-/// keeps a SACK scoreboard: without SACK its every-timeout reduction (tcp-linux.cc `enter_loss()`)
-/// makes a lone BIC flow time out tens of times (validation/ns2/linux_timeouts.tcl), in ns-2 as here.
+/// finds losses only through its SACK scoreboard: without SACK it resends only on timeouts, and its
+/// every-timeout reduction (tcp-linux.cc `enter_loss()`) makes a lone BIC flow time out tens of times
+/// (validation/ns2/linux_timeouts.tcl), so they run with SACK as ns-2 runs them.
 fn tcp_table(cc: &str) -> Value {
     json!({"profile": "ns2", "mss_bytes": 1460, "congestion_control": {"type": cc}, "sack": matches!(cc, "bic" | "cubic")})
 }

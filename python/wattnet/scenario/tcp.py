@@ -229,7 +229,8 @@ class Tcp(_Model):
     ``rfc`` (the default): the plain RFCs (RFC 6298 timers, RFC 5681 initial window by MSS,
     200 ms delayed ACKs, no SACK, timestamps or later refinements). ``ns2``: ns-2.35's one-way
     agents (MSS 1000, no SACK, no delayed ACKs, initial window 2, initial RTO 3 s, minimum 0.2 s, 10 ms
-    tick, one timed segment per RTT, ssthresh from cwnd, reduced again on every timeout, Reno's bugFix_). ``ns3``: ns-3.44's defaults (MSS 536,
+    tick, one timed segment per RTT, ssthresh from cwnd, reduced again on every timeout, Reno's bugFix_; BIC and
+    CUBIC with its TCP-Linux agent's rules for lost retransmissions and the timer). ``ns3``: ns-3.44's defaults (MSS 536,
     initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 1 s). ``linux``: a current
     kernel (MSS 1448, initial window 10, SACK, timestamps, PRR, HyStart, minimum RTO 0.2 s, 40 ms
     delayed ACKs). ``docs/tcp-profiles.md`` lists every field per profile with its source.
@@ -313,6 +314,15 @@ class Tcp(_Model):
     grow_on_recovery_exit: bool | None = None
     """The ACK that ends fast recovery also grows the window, as every new ACK outside recovery does (ns-2.35
     recv_newack_helper() → opencwnd()); default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3)."""
+    mark_lost_retransmissions: bool | None = None
+    """With SACK, a retransmission is lost once data first sent after it is SACKed, or once a retransmission sent
+    more than dupthresh + 1 after it is acknowledged, and is resent without waiting for the timer (ns-2.35's TCP-Linux
+    agent, scoreboard1.cc; Linux 2.6 tcp_mark_lost_retrans); default false (``ns2``: true for BIC and CUBIC, which
+    ns-2 runs in that agent)."""
+    rto_restart_on_every_ack: bool | None = None
+    """Restart the retransmission timer on every ACK while data is outstanding, duplicate ACKs included (ns-2.35's
+    TCP-Linux agent, tcp-linux.cc time_processing()), instead of only when new data is acknowledged (RFC 6298 §5.3);
+    default false (``ns2``: true for BIC and CUBIC)."""
 
     @field_validator("max_rto_s")
     @classmethod

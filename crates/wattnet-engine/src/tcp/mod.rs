@@ -143,6 +143,12 @@ pub struct TcpConfig {
     pub precision_reduce: bool,
     /// The ACK that ends fast recovery grows the window (ns-2.35 `recv_newack_helper()`).
     pub grow_on_recovery_exit: bool,
+    /// With SACK, a retransmission is lost once data sent after it is SACKed or a later
+    /// retransmission is acknowledged (ns-2.35 TCP-Linux `scoreboard1.cc`).
+    pub mark_lost_retransmissions: bool,
+    /// Restart the retransmission timer on every ACK, duplicates included (ns-2.35 TCP-Linux
+    /// `time_processing()`), not only on new data acknowledged (RFC 6298 §5.3).
+    pub rto_restart_on_every_ack: bool,
 }
 
 /// A packet an endpoint wants sent.
@@ -230,6 +236,7 @@ impl TcpConfig {
             }
             cc => cc,
         };
+        let linux_agent = d.linux_agent_rules && matches!(cc, CcSpec::Bic(_) | CcSpec::Cubic(_));
         let sack = spec.sack.unwrap_or(d.sack);
         let recovery = match (sack, cc.recovery()) {
             (true, _) => Recovery::Sack,
@@ -282,7 +289,6 @@ impl TcpConfig {
                 Some(OpenerSpec::Receiver) => Opener::Receiver,
                 _ => Opener::Sender,
             },
-            cc,
             timestamps: spec.timestamps.unwrap_or(d.timestamps),
             limited_transmit: spec.limited_transmit.unwrap_or(d.limited_transmit),
             limited_transmit_after_timeout: spec
@@ -329,6 +335,11 @@ impl TcpConfig {
             ecn_halve_cwnd: ecn == EcnMode::Classic && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd),
             precision_reduce: spec.precision_reduce.unwrap_or(d.precision_reduce),
             grow_on_recovery_exit: spec.grow_on_recovery_exit.unwrap_or(d.grow_on_recovery_exit),
+            // ns-2 runs BIC and CUBIC in its TCP-Linux agent, which has these two rules; its own
+            // agents (Sack1 included) have not.
+            mark_lost_retransmissions: spec.mark_lost_retransmissions.unwrap_or(linux_agent),
+            rto_restart_on_every_ack: spec.rto_restart_on_every_ack.unwrap_or(linux_agent),
+            cc,
         })
     }
 
@@ -385,6 +396,8 @@ impl TcpConfig {
             ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
             precision_reduce: Some(self.precision_reduce),
             grow_on_recovery_exit: Some(self.grow_on_recovery_exit),
+            mark_lost_retransmissions: Some(self.mark_lost_retransmissions),
+            rto_restart_on_every_ack: Some(self.rto_restart_on_every_ack),
         }
     }
 }
@@ -422,6 +435,9 @@ struct Defaults {
     ecn_halve_cwnd: bool,
     precision_reduce: bool,
     grow_on_recovery_exit: bool,
+    /// `mark_lost_retransmissions` and `rto_restart_on_every_ack` for BIC and CUBIC, the rules of
+    /// ns-2.35's TCP-Linux agent.
+    linux_agent_rules: bool,
 }
 
 impl Defaults {
@@ -458,6 +474,7 @@ impl Defaults {
             ecn_halve_cwnd: false,
             precision_reduce: false,
             grow_on_recovery_exit: false,
+            linux_agent_rules: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard
         // kept across timeouts, timestamps, limited transmit, PRR-SSRB and HyStart.
@@ -491,7 +508,9 @@ impl Defaults {
             // the TCP-Linux agent that runs BIC and CUBIC does (tcp-linux.cc `enter_loss()` calls
             // the module's ssthresh on every timeout); Reno's bugFix_ (tcp-reno.cc
             // `dupack_action()`); after an ECN-Echo `ecn()` halves `cwnd_` itself, fraction kept
-            // (`precisionReduce_` true); `send_one()` (`singledup_`) sends in any state. Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
+            // (`precisionReduce_` true); `send_one()` (`singledup_`) sends in any state; the
+            // TCP-Linux agent's scoreboard finds lost retransmissions (scoreboard1.cc) and every ACK
+            // restarts its timer (tcp-linux.cc `time_processing()`). Not defaults (see docs/tcp-profiles.md): singledup_ 1 (limited
             // transmit) and window_ 20 (with the ssthresh_ it sets).
             TcpProfile::Ns2 => Defaults {
                 mss: 1000,
@@ -506,6 +525,7 @@ impl Defaults {
                 reno_bug_fix: true,
                 ecn_halve_cwnd: true,
                 limited_transmit_after_timeout: true,
+                linux_agent_rules: true,
                 ..plain
             },
             // ns-3.44 (TcpSocket, TcpSocketBase, TcpPrrRecovery, TcpCubic attributes):

@@ -262,3 +262,115 @@ fn precision_reduce_keeps_the_fraction_and_the_exit_ack_grows_the_window() {
         assert_eq!(h.ssthresh(), at_retransmit.0, "{precise} {grow}");
     }
 }
+
+/// ns-2.35's TCP-Linux agent finds a lost retransmission by the data sent after it
+/// (`scoreboard1.cc`; `validation/ns2/lost_retransmission.tcl` shows it in ns-2.35: packet 1 resent
+/// at 24.998 ms with packets up to 24 sent, dropped again, resent a third time at 47.533 ms, when
+/// the SACK of packet 25, the first sent after the retransmission, arrives: its send time
+/// 26.662 ms + 0.832 ms on the 10 Mb/s link + 10 ms + 0.038 ms for the 48-byte ACK + 10 ms;
+/// ssthresh_ stays 10, no timeout).
+///
+/// Here: SACK recovery, cwnd 20, segments 1–20 out, segment 1 lost. The third duplicate ACK
+/// (2–4 SACKed) retransmits 1 with snd.max at the end of 20: ssthresh = cwnd = 10, pipe 17.
+/// SACKs of 5..=20 lower the pipe by one each; from k = 12 (pipe 9) each sends one new
+/// segment, 21..=29. The retransmission of 1 is lost too. The ACK that SACKs 21, the first
+/// segment sent after it, shows that: 1 leaves the pipe (29 out − 20 SACKed − 1 lost + 0
+/// retransmissions in flight = 8), so two segments go, 1 (NextSeg rule 1) and new 30; the
+/// window is unchanged (cwnd = ssthresh = 10, no second reduction in the same recovery). Without
+/// the rule the pipe is 9: only 30 goes, and 1 waits for the retransmission timer.
+#[test]
+fn a_lost_retransmission_is_resent_once_data_sent_after_it_is_sacked() {
+    for (rule, sent) in [(true, vec![1, 30]), (false, vec![30])] {
+        let spec = TcpSpec { sack: Some(true), mark_lost_retransmissions: Some(rule), ..ns2("newreno") };
+        let mut h = Harness::new(spec, 20.0);
+        h.ack(1, &[(2, 2)], false);
+        h.ack(1, &[(2, 3)], false);
+        assert_eq!(h.ack(1, &[(2, 4)], false), vec![1]);
+        assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 10.0));
+        let new: Vec<u64> = (5..=20).flat_map(|k| h.ack(1, &[(2, k)], false)).collect();
+        assert_eq!(new, (21..=29).collect::<Vec<_>>(), "rule {rule}");
+        assert_eq!(h.ack(1, &[(2, 21)], false), sent, "rule {rule}");
+        assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 10.0), "rule {rule}");
+        if rule {
+            // The third copy of 1 arrives: everything through 29 is acknowledged, beyond the
+            // recovery point (20), so recovery ends with cwnd = ssthresh, without a timeout.
+            h.ack(30, &[], false);
+            assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 10.0));
+            assert_eq!((h.sender.stats.retransmissions, h.sender.stats.timeouts), (2, 0));
+        } else {
+            assert_eq!(h.time_out(), vec![1]);
+        }
+    }
+}
+
+/// ns-2.35's second test (`rtx_id` + dupthresh + 1 < `acked_rtx_id_`): a retransmission is lost
+/// once one sent more than dupthresh + 1 = 4 retransmissions after it is acknowledged, even when
+/// no new data was sent after it. cwnd 20, segments 1–20 out, 1–6 lost, 7–20 arrive (14
+/// SACKs). The third (7–9 SACKed) enters recovery, ssthresh = cwnd = 10, and retransmits 1
+/// (serial 1); 1–6 are lost (each has three SACKed segments above it), so the pipe is
+/// 20 − 3 SACKed − 6 lost + 1 = 12. Each further SACK (of k = 10..=20) lowers it by one; from
+/// k = 12 (pipe 9) each sends one segment: 2, 3, 4, 5, 6 (serials 2–6) at k = 12..=16, then new
+/// 21..=24 at k = 17..=20. The retransmissions of 2–6 arrive and the first of them to be SACKed with a
+/// serial above 1 + 4 = 5, that of 6, marks 1's as lost: it is resent at once (pipe falls from
+/// 10 to 8 when 6 is SACKed and 1 leaves it; two go, 1 and new 25), with no data sent after it
+/// SACKed yet. The SACKs of 2–5 (serials 2–5) are not enough.
+#[test]
+fn a_lost_retransmission_is_resent_once_a_retransmission_four_later_is_acknowledged() {
+    let spec = TcpSpec { sack: Some(true), mark_lost_retransmissions: Some(true), ..ns2("newreno") };
+    let mut h = Harness::new(spec, 20.0);
+    h.ack(1, &[(7, 7)], false);
+    h.ack(1, &[(7, 8)], false);
+    assert_eq!(h.ack(1, &[(7, 9)], false), vec![1]);
+    assert_eq!((h.ssthresh(), h.cwnd()), (10.0, 10.0));
+    let sent: Vec<u64> = (10..=20).flat_map(|k| h.ack(1, &[(7, k)], false)).collect();
+    assert_eq!(sent, vec![2, 3, 4, 5, 6, 21, 22, 23, 24]);
+    // The resent 2–5 arrive (1's retransmission was dropped): the pipe falls by one each and
+    // one new segment goes each time.
+    for k in 2..=5 {
+        assert_eq!(h.ack(1, &[(2, k), (7, 20)], false), vec![23 + k]);
+    }
+    // 6's retransmission (serial 6 > 1 + 4) is SACKed: 1's is lost.
+    assert_eq!(h.ack(1, &[(2, 20)], false), vec![1, 29]);
+    assert_eq!(h.cwnd(), 10.0);
+    assert_eq!(h.sender.stats.timeouts, 0);
+}
+
+/// The `ns2` profile follows ns-2's TCP-Linux agent for BIC and CUBIC only: lost retransmissions
+/// found by SACK and the timer restarted on every ACK.
+#[test]
+fn the_ns2_profile_applies_the_linux_agents_rules_to_bic_and_cubic() {
+    let resolved = |spec: TcpSpec| {
+        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+        assert_eq!(cfg.mark_lost_retransmissions, cfg.rto_restart_on_every_ack);
+        cfg.mark_lost_retransmissions
+    };
+    assert!(resolved(ns2("bic")));
+    assert!(resolved(ns2("cubic")));
+    assert!(!resolved(ns2("newreno")));
+    assert!(!resolved(TcpSpec { profile: TcpProfile::Linux, ..ns2("cubic") }));
+}
+
+/// ns-2.35's TCP-Linux agent restarts the retransmission timer on every ACK, duplicates included
+/// (`tcp-linux.cc` `time_processing()`); RFC 6298 §5.3 restarts it only when new data is
+/// acknowledged. In ns-2.35 (`validation/ns2/lost_retransmission.tcl bic "1 20" 1Mb 20`: 20
+/// packets on a 1 Mb/s link, packet 1 and its retransmission lost, no data after it) the last
+/// duplicate ACK arrives at 0.186464 s and the timer fires at 0.386464 s, minrto_ 0.2 s later;
+/// the Sack1 agent's fires 0.2 s after its retransmission (0.061664 → 0.261664 s).
+///
+/// Here: the SYN's RTT of 0.1 s gives RTO = 0.1 + 4 · 0.05 = 0.3 s; segments 1–4 go at 0.1 s and
+/// arm the timer for 0.4 s. Duplicate ACKs (2, then 2–3 SACKed: below DupThresh) at 0.2 and
+/// 0.3 s move it to 0.6 s with the rule; without it, it fires at 0.4 s.
+#[test]
+fn every_ack_restarts_the_timer_only_with_rto_restart_on_every_ack() {
+    for (rule, fires_at) in [(true, 0.6), (false, 0.4)] {
+        let spec = TcpSpec { sack: Some(true), rto_restart_on_every_ack: Some(rule), ..ns2("newreno") };
+        let mut h = Harness::new(spec, 4.0);
+        h.now = from_secs(0.2);
+        h.ack(1, &[(2, 2)], false);
+        h.now = from_secs(0.3);
+        h.ack(1, &[(2, 3)], false);
+        assert_eq!(h.time_out(), vec![1], "rule {rule}");
+        assert_eq!(h.now, from_secs(fires_at), "rule {rule}");
+        assert_eq!(h.sender.stats.timeouts, 1);
+    }
+}

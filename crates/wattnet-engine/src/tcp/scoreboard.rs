@@ -23,6 +23,11 @@ pub struct Sent {
     pub lost: bool,
     /// A retransmission of it is in flight (RFC 6675 SetPipe (b)).
     pub retrans_out: bool,
+    /// snd.max when it was last retransmitted (Linux's `ack_seq`, ns-2.35's `snd_nxt` of a
+    /// retransmitted `ScoreBoardNode1`): data from there on was sent after the retransmission.
+    pub rtx_snd_max: u64,
+    /// Its last retransmission's place in the order of the connection's retransmissions (from 1).
+    pub rtx_serial: u64,
 }
 
 #[derive(Debug, Default)]
@@ -37,8 +42,18 @@ pub struct Scoreboard {
     retrans_out: u32,
     /// Every un-SACKed segment ending at or below this is marked lost.
     lost_upto: u64,
-    /// RFC 6675 NextSeg's cursor: segments below it are SACKed or were retransmitted.
+    /// RFC 6675 NextSeg's cursor: segments below it are SACKed or were retransmitted (or their
+    /// retransmission was found lost, when it is moved back to them).
     rxt_scan: u64,
+    /// Retransmissions sent so far, and the highest serial of one acknowledged (cumulatively or
+    /// by SACK).
+    rtx_sent: u64,
+    rtx_acked: u64,
+    /// Lower bounds of `rtx_snd_max` and `rtx_serial` over the retransmissions in flight (while
+    /// `retrans_out` > 0): until the SACKs or `rtx_acked` pass them none is found lost, so the
+    /// scoreboard is walked only when one may be (as Linux's `lost_retrans_low`).
+    rtx_snd_max_low: u64,
+    rtx_serial_low: u64,
 }
 
 impl Scoreboard {
@@ -79,6 +94,9 @@ impl Scoreboard {
             } else {
                 self.lost -= s.lost as u32;
                 self.retrans_out -= s.retrans_out as u32;
+                if s.retrans_out {
+                    self.rtx_acked = self.rtx_acked.max(s.rtx_serial);
+                }
             }
         }
         let keep = self.ranges.partition_point(|&(_, r)| r <= ack);
@@ -130,6 +148,9 @@ impl Scoreboard {
                 self.sacked += 1;
                 self.lost -= s.lost as u32;
                 self.retrans_out -= s.retrans_out as u32;
+                if s.retrans_out {
+                    self.rtx_acked = self.rtx_acked.max(s.rtx_serial);
+                }
                 bytes += s.end - s.start;
             }
             i += 1;
@@ -219,16 +240,55 @@ impl Scoreboard {
         self.segs.iter().rev().find(|s| !s.sacked).copied()
     }
 
-    /// A segment was sent again: its retransmission is in flight.
-    pub fn retransmitted(&mut self, seq: u64, now: Time) {
+    /// A segment was sent again while the highest sequence sent was `snd_max`: its
+    /// retransmission is in flight.
+    pub fn retransmitted(&mut self, seq: u64, now: Time, snd_max: u64) {
         let Some(i) = self.index_of(seq) else { return };
+        self.rtx_sent += 1;
         let s = &mut self.segs[i];
         s.retransmitted = true;
         s.sent_at = now;
+        s.rtx_snd_max = snd_max;
+        s.rtx_serial = self.rtx_sent;
         if !s.sacked && !s.retrans_out {
             s.retrans_out = true;
+            if self.retrans_out == 0 {
+                (self.rtx_snd_max_low, self.rtx_serial_low) = (snd_max, self.rtx_sent);
+            }
             self.retrans_out += 1;
         }
+    }
+
+    /// Finds retransmissions lost in their turn, as ns-2.35's TCP-Linux agent does
+    /// (`scoreboard1.cc` `ScoreBoard1::UpdateScoreBoard()`, on every ACK): a retransmission is
+    /// lost once data first sent after it is SACKed (its `snd_nxt` at or below `fack_`; Linux
+    /// 2.6's `tcp_mark_lost_retrans`: the highest SACKed octet beyond the `ack_seq` recorded at
+    /// the retransmission), or once a retransmission sent more than `dupthresh` + 1 after it is
+    /// acknowledged (`rtx_id` + dupthresh + 1 < `acked_rtx_id_`). Each is marked lost, leaves
+    /// the pipe and is resent by NextSeg rule 1 (the cursor moves back to it).
+    pub fn mark_lost_retransmissions(&mut self, dupthresh: u32) {
+        let received_upto = self.highest_sacked().unwrap_or(0);
+        let acked = self.rtx_acked;
+        let lost = |snd_max: u64, serial: u64| snd_max < received_upto || serial + dupthresh as u64 + 1 < acked;
+        if self.retrans_out == 0 || !lost(self.rtx_snd_max_low, self.rtx_serial_low) {
+            return;
+        }
+        let (mut snd_max_low, mut serial_low) = (u64::MAX, u64::MAX);
+        for s in self.segs.iter_mut().filter(|s| s.retrans_out && !s.sacked) {
+            if lost(s.rtx_snd_max, s.rtx_serial) {
+                s.retrans_out = false;
+                self.retrans_out -= 1;
+                if !s.lost {
+                    s.lost = true;
+                    self.lost += 1;
+                }
+                self.rxt_scan = self.rxt_scan.min(s.start);
+            } else {
+                snd_max_low = snd_max_low.min(s.rtx_snd_max);
+                serial_low = serial_low.min(s.rtx_serial);
+            }
+        }
+        (self.rtx_snd_max_low, self.rtx_serial_low) = (snd_max_low, serial_low);
     }
 
     /// A new recovery episode: NextSeg starts again from snd_una.

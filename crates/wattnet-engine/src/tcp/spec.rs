@@ -95,6 +95,16 @@ pub struct TcpSpec {
     /// does (ns-2.35 `tcp.cc` `recv_newack_helper()` → `opencwnd()`, reached from `tcp-reno.cc`
     /// and `tcp-newreno.cc` `recv()`). Default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
     pub grow_on_recovery_exit: Option<bool>,
+    /// With SACK, find a lost retransmission without waiting for the timer: it is lost once
+    /// data first sent after it is SACKed, or a retransmission sent more than `dupthresh` + 1
+    /// after it is acknowledged (ns-2.35's TCP-Linux agent, `scoreboard1.cc`; Linux 2.6's
+    /// `tcp_mark_lost_retrans`); it is then resent. Default false (`ns2`: true for BIC and
+    /// CUBIC, which ns-2 runs in that agent).
+    pub mark_lost_retransmissions: Option<bool>,
+    /// Restart the retransmission timer on every ACK while data is outstanding, duplicate ACKs
+    /// included (ns-2.35's TCP-Linux agent, `tcp-linux.cc` `time_processing()`), instead of only
+    /// when new data is acknowledged (RFC 6298 §5.3). Default false (`ns2`: true for BIC and CUBIC).
+    pub rto_restart_on_every_ack: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

@@ -4,51 +4,58 @@ stated only where the runs are in the state the cause describes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
-from wattnet.experiments.greened_network.params import PRIMARY_BACKGROUND
-from wattnet.experiments.greened_network.targets import computed_causes
+from wattnet.experiments.greened_network.params import LOSS_BASED, PRIMARY_BACKGROUND, TABLE_IV_THRESHOLDS
+from wattnet.experiments.greened_network.summaries import table_iv
+from wattnet.experiments.greened_network.targets import b6_checks, computed_causes
 
-# ns-2.35 runs BIC and CUBIC in its TCP-Linux agent; the targets their windows after ESTOP bear on.
-LINUX_MODULES = ("BIC", "CUBIC")
-LATE_TIMEOUT_TARGETS = ("B1.BIC", "B1.CUBIC", "B5.bic-cubic-above-1", "B6.loss-falls")
+# A loss-based variant whose losses stay within this many points across the thresholds neither falls nor rises.
+FLAT_LOSS_POINTS = 1.0
 # Vegas's settled window after the switch-off: "a few segments" below this, "about 14" above.
 VEGAS_FEW_SEGMENTS = 8.0
 
 
-def _lowest_windows(rows: pd.DataFrame) -> dict[tuple[str, int], float]:
-    """(variant, threshold) → the lowest cwnd after the switch-off over the replications, primary background."""
-    primary = rows[(rows["background"] == PRIMARY_BACKGROUND) & rows["variant"].isin(LINUX_MODULES)]
-    lowest = primary.groupby(["variant", "threshold_pct"], as_index=False)["cwnd_min_after"].min()
-    return {
-        (str(row["variant"]), int(row["threshold_pct"])): float(row["cwnd_min_after"]) for _, row in lowest.iterrows()
-    }
+def _loss_trend(rows: pd.DataFrame) -> dict[str, Any]:
+    """B6.loss-falls's measured value on the primary background: each variant's losses at the Table IV
+    thresholds and whether they fall."""
+    iv = table_iv(rows[rows["background"] == PRIMARY_BACKGROUND])
+    trend: dict[str, Any] = next(c for c in b6_checks(iv) if c["id"] == "B6.loss-falls")["wattnet_value"]
+    return trend
 
 
-def late_timeouts(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:
-    """The sentence for BIC and CUBIC falling to one segment after the switch-off in wattnet only, or None."""
+def loss_based_as_ns2(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:
+    """The opening of B6.loss-falls's cause when every loss-based variant whose losses fall in one simulator and
+    not in the other keeps them within FLAT_LOSS_POINTS across the thresholds in both (so the trend turns on
+    tenths of a point); or None."""
     if ns2_rows is None:
         return None
-    theirs = _lowest_windows(ns2_rows)
-    cases = [
-        f"{variant} at {threshold} %: wattnet {ours:g}, ns-2.35 {theirs[variant, threshold]:g}"
-        for (variant, threshold), ours in sorted(_lowest_windows(per_threshold).items())
-        if ours <= 2 and theirs.get((variant, threshold), 0) > 2
-    ]
-    if not cases:
+    ours, theirs = _loss_trend(per_threshold), _loss_trend(ns2_rows)
+    split = [v for v in LOSS_BASED if ours["falls"][v] != theirs["falls"][v]]
+    if any(max(losses[v]) - min(losses[v]) > FLAT_LOSS_POINTS for v in split for losses in (ours, theirs)):
         return None
-    return (
-        "After the switch-off wattnet's BIC or CUBIC times out and falls to one segment where ns-2.35's TCP-Linux agent "
-        "keeps hundreds (lowest window after ESTOP over the replications, segments: "
-        + "; ".join(cases)
-        + "), which lowers its throughput "
-        "there. The rerouted background overflows a queue on the flow's path (KSCY→DNVR at 90 %), which drops "
-        "retransmissions too: wattnet's SACK recovery (RFC 6675) finds a retransmission lost only by its timer "
-        "(BIC at 90 %: a segment resent at 30.42 s is dropped again and the timeout fires at 30.73 s), while "
-        "ns-2.35's TCP-Linux agent resends a lost retransmission about one RTT later without a timeout (20 BIC and "
-        "53 CUBIC segments dropped twice or more in [30, 32) s, none timed out); re-routing at once instead of "
-        "30 ms later leaves wattnet's timeout (docs/validation-studies.md)."
+    gap, variant, threshold = max(
+        (abs(a - b), v, t) for v in LOSS_BASED for t, a, b in zip(TABLE_IV_THRESHOLDS, ours[v], theirs[v])
     )
+    first, top = TABLE_IV_THRESHOLDS[0], TABLE_IV_THRESHOLDS[-1]
+    text = (
+        f"The loss-based variants lose about what ns-2.35's do (at most {gap:.1f} points apart, {variant} at "
+        f"{threshold} %; BIC and CUBIC with the ns2 profile's TCP-Linux rules, mark_lost_retransmissions and "
+        "rto_restart_on_every_ack)"
+    )
+    if split:
+
+        def losses(trend: dict[str, Any], v: str) -> str:
+            return ", ".join(f"{loss:g}" for loss in trend[v])
+
+        cases = "; ".join(f"{v}: wattnet {losses(ours, v)} %, ns-2.35 {losses(theirs, v)} %" for v in split)
+        text += (
+            f"; where one falls from {first} to {top} % and the other does not ({cases}) both stay within "
+            f"{FLAT_LOSS_POINTS:g} point across the thresholds, so the trend turns on tenths of a point"
+        )
+    return text + ". Vegas:"
 
 
 def vegas_modes(per_threshold: pd.DataFrame, ns2_rows: pd.DataFrame | None) -> str | None:
@@ -119,11 +126,11 @@ def explanations(
     """Target id → its explanations: ESTOP's computed targets (from Table V, ``v``), and the measured causes
     that apply."""
     causes = computed_causes(v)
-    late = late_timeouts(per_threshold, ns2_rows)
     vegas = vegas_modes(per_threshold, ns2_rows)
+    loss_based = loss_based_as_ns2(per_threshold, ns2_rows)
     for id in check_ids:
-        if late is not None and id in LATE_TIMEOUT_TARGETS:
-            causes[id] = late
-        elif vegas is not None and (id.startswith("B1.Vegas") or id == "B6.vegas-collapse"):
+        if vegas is not None and (id.startswith("B1.Vegas") or id == "B6.vegas-collapse"):
             causes[id] = vegas
+        elif vegas is not None and loss_based is not None and id == "B6.loss-falls":
+            causes[id] = f"{loss_based} {vegas}"
     return causes

@@ -60,6 +60,8 @@ pub struct Sender {
     grow_on_recovery_exit: bool,
     /// With `precision_reduce`, the last reduction's halved window, fraction kept (ns-2 `cwnd_`).
     halved_cwnd: f64,
+    mark_lost_retransmissions: bool,
+    rto_restart_on_every_ack: bool,
     pub state: SenderState,
     /// This subflow's index in its connection's group.
     index: usize,
@@ -133,6 +135,8 @@ impl Sender {
             precision_reduce: cfg.precision_reduce,
             grow_on_recovery_exit: cfg.grow_on_recovery_exit,
             halved_cwnd: ssthresh,
+            mark_lost_retransmissions: cfg.mark_lost_retransmissions,
+            rto_restart_on_every_ack: cfg.rto_restart_on_every_ack,
             state: SenderState::Listen,
             index,
             multipath: group.stream.is_multipath(),
@@ -307,6 +311,18 @@ impl Sender {
             // RFC 5681 §2 duplicate ACK (ns-2 does not require an unchanged window, and AWM
             // rewrites it, so neither do we).
             self.duplicate_ack(ctx, g);
+            if self.rto_restart_on_every_ack {
+                // ns-2.35 TCP-Linux `time_processing()` (`renew_timer`): every ACK restarts the
+                // timer while data is outstanding; RFC 6298 §5.3 restarts it on new data only.
+                let deadline = after(ctx.now, self.rto.rto());
+                ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+            }
+        }
+        if self.mark_lost_retransmissions && self.recovery == Recovery::Sack {
+            // ns-2.35 TCP-Linux `scoreboard1.cc` `UpdateScoreBoard()`, Linux 2.6
+            // `tcp_mark_lost_retrans`: a retransmission is lost once data sent after it is SACKed
+            // (the ordering RACK, RFC 8985, reads from send times); it is resent below.
+            self.sent.mark_lost_retransmissions(self.dupthresh);
         }
         if h.has(flags::FIN) && self.data_end != u64::MAX && self.snd_una == self.data_end + 1 {
             // RFC 9293 §3.6: acknowledge the receiver's FIN; both directions are closed.

@@ -213,7 +213,7 @@ impl Sender {
         if retransmission {
             self.stats.retransmissions += (len > 0) as u64;
             // Karn: a retransmitted segment never gives an RTT sample.
-            self.sent.retransmitted(seq, ctx.now);
+            self.sent.retransmitted(seq, ctx.now, self.snd_max);
             if self.timed.is_some_and(|(e, _)| e > seq) {
                 self.timed = None;
             }
@@ -227,6 +227,8 @@ impl Sender {
                 sacked: false,
                 lost: false,
                 retrans_out: false,
+                rtx_snd_max: 0,
+                rtx_serial: 0,
             });
             self.snd_max = end;
             if self.sampling == RttSampling::OncePerRtt && self.timed.is_none() {

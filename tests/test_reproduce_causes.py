@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 from wattnet.experiments.capacity_scaling import QUICK
-from wattnet.experiments.capacity_scaling.causes import explanations
+from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise, traced
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
 from wattnet.experiments.greened_network.causes import loss_based_as_ns2
@@ -19,24 +19,91 @@ def test_every_study_reads_its_grids_from_its_parameter_file():
         assert "grids" in load_parameters(f"wattnet.experiments.{package}")
 
 
-def runs(offered_packets: int, changes: float) -> pd.DataFrame:
-    """One TCPonly and one TCP+PC run per RTT of a 1 ms / 100 ms grid, single source only."""
+def runs(changes: float) -> pd.DataFrame:
+    """One TCPonly and one TCP+PC run per RTT of a 10 ms / 100 ms grid, single source only."""
     rows = []
-    for rtt in (1.0, 100.0):
+    for rtt in (10.0, 100.0):
         common = {"case": "single", "rtt_ms": rtt, "rwnd": "unlimited (1 GiB)", "replication": 0, "loss_pct": 1.0}
-        rows.append({**common, "mode": "TCPonly", "data_packets_sent": offered_packets, "rate_changes": 0})
-        rows.append({**common, "mode": "TCP+PC", "data_packets_sent": offered_packets, "rate_changes": changes})
+        rows.append({**common, "mode": "TCPonly", "rate_changes": 0})
+        rows.append({**common, "mode": "TCP+PC", "rate_changes": changes})
     return pd.DataFrame(rows)
 
 
-def test_the_smallest_rtt_cause_quotes_both_offered_loads_when_they_straddle_the_step_down_level():
+def test_the_rate_change_cause_quotes_both_counts_when_they_differ_beyond_the_agreement_rule():
+    # 835 against 806 changes: within 15 % of ns-2.35's count, so the counts agree and nothing is said.
+    assert explanations(runs(835), runs(806), QUICK) == {}
+    # 1036 against 806: 28.5 % more, a disagreement the sentence explains with both counts.
+    causes = explanations(runs(1036), runs(806), QUICK)
+    assert "RTT 10 ms wattnet 1036, ns-2.35 806; RTT 100 ms wattnet 1036, ns-2.35 806" in causes["A4"]
+    assert "TCP+PC rate changes, single" in causes["A4"] and set(causes) == {"A4"}
+
+
+def chain_runs(offered_packets: int, loss_at: dict[float, float]) -> pd.DataFrame:
+    """The single source on a 1 ms / 100 ms grid: TCPonly offering ``offered_packets`` in 60 s and
+    losing ``loss_at[rtt]`` %, TCP+PC at r̄ 10 Mb/s."""
+    rows = []
+    for rtt in (1.0, 100.0):
+        common = {"case": "single", "rtt_ms": rtt, "rwnd": "unlimited (1 GiB)", "replication": 0, "rate_changes": 0}
+        only = {
+            "mode": "TCPonly",
+            "data_packets_sent": offered_packets,
+            "loss_pct": loss_at[rtt],
+            "mean_rate_mbps": 10.0,
+        }
+        rows.append({**common, **only})
+        rows.append({**common, **only, "mode": "TCP+PC"})
+    return pd.DataFrame(rows)
+
+
+def test_the_smallest_rtt_causes_quote_the_offered_load_and_the_buffers():
     config = {**QUICK, "rtts_s": [0.001, 0.1], "duration_s": 60.0}
-    # 44 709 and 49 532 packets of 1500 B in 60 s: 8.94 and 9.91 Mb/s, either side of 9 Mb/s.
-    causes = explanations(runs(44_709, 929), runs(49_532, 0), config)
-    assert "offers N1 8.94 Mb/s in wattnet and 9.91 Mb/s in ns-2.35" in causes["A1"]
-    assert "wattnet 929, ns-2.35 0" in causes["A1"] and "A3" not in causes
-    # Both above 9 Mb/s: practRA steps down in neither, and the cause does not apply.
-    assert "A1" not in explanations(runs(49_000, 0), runs(49_532, 0), config)
+    failed = [{"id": "A2", "pass": False}, {"id": "A4", "pass": False}]
+    # 49 532 packets of 1500 B in 60 s: 9.91 Mb/s, above the first step down (9 Mb/s).
+    ours = chain_runs(49_532, {1.0: 5.13, 100.0: 0.07})
+    causes = explanations(ours, ours, config, failed, {})
+    assert (
+        "TCPonly offers N1 9.91 Mb/s in wattnet and 9.91 Mb/s in ns-2.35, above practRA's first step down"
+        in causes["A2"]
+    )
+    # One BDP at 10 Mb/s: ⌈1250 B / 1500 B⌉ = 1, at least 2 packets; ⌈125 000 / 1500⌉ = 84.
+    assert (
+        "loses 5.13 % at RTT 1 ms (a one-BDP buffer of 2 packets) and 0.07 % at RTT 100 ms (84 packets)" in causes["A4"]
+    )
+    # 44 709 packets (8.94 Mb/s) would let practRA step down: no such cause; a target met has none.
+    slower = chain_runs(44_709, {1.0: 0.07, 100.0: 0.07})
+    assert explanations(slower, slower, config, failed, {}) == {}
+    assert explanations(ours, ours, config, [{"id": "A2", "pass": True}], {}) == {}
+
+
+def test_seed_noise_tests_ns2s_one_run_against_the_prediction_interval_of_wattnets_seeds():
+    # Three seeds, mean 10, sample standard deviation 1: one more run's 95 % prediction interval is
+    # 10 ± t(0.975, 2)·1·√(1 + 1/3) = 10 ± 4.303·1.155 = 10 ± 4.97.
+    wattnet = [{"x": 9.0}, {"x": 10.0}, {"x": 11.0}]
+    within = seed_noise({"x": 10.0}, {"x": 6.0}, wattnet)
+    assert within == (
+        "ns-2.35 ran one seed per point and wattnet 3: for 1 of the 1 numbers that differ ns-2.35's run lies within "
+        "the seed-to-seed spread of one wattnet run (95 % prediction interval over wattnet's seeds: x: wattnet "
+        "10 ± 5, ns-2.35 6)."
+    )
+    # 4.9 below the mean is inside, 5 below is not.
+    assert "1 of the 1" in (seed_noise({"x": 10.0}, {"x": 5.1}, wattnet) or "")
+    outside = seed_noise({"x": 10.0}, {"x": 5.0}, wattnet)
+    assert (
+        outside is not None
+        and "0 of the 1" in outside
+        and outside.endswith("; outside it: x: wattnet 10 ± 5, ns-2.35 5.")
+    )
+    # 10 against 9.5 agree (within 15 %): nothing to explain; one seed: no spread to measure.
+    assert seed_noise({"x": 10.0}, {"x": 9.5}, wattnet) is None
+    assert seed_noise({"x": 10.0}, {"x": 5.0}, wattnet[:1]) is None
+
+
+def test_a_yes_no_is_within_the_spread_when_some_seed_of_wattnets_gives_ns2s_answer():
+    ours, theirs = {"holds": True}, {"holds": False}
+    mixed = seed_noise(ours, theirs, [{"holds": True}, {"holds": False}, {"holds": True}])
+    assert mixed is not None and "1 of the 1" in mixed and "holds: ns-2.35's answer in 1 of wattnet's 3 seeds" in mixed
+    apart = seed_noise(ours, theirs, [{"holds": True}, {"holds": True}])
+    assert apart is not None and "0 of the 1" in apart
 
 
 def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
@@ -50,6 +117,26 @@ def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
             for threshold, after in zip((50, 70, 90), per_threshold)
         ]
     )  # fmt: skip
+
+
+def test_the_trace_causes_quote_the_lowest_smoothed_arrival_and_practras_own_rate():
+    config = {**QUICK, "rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0]}
+    common = {"rtt_ms": 100.0, "rwnd": "unlimited (1 GiB)", "replication": 0}
+    runs = pd.DataFrame([
+        {**common, "case": "single", "mode": "TCPonly", "mrci_ms": float("nan"), "mean_rate_mbps": 10.0},
+        {**common, "case": "bON", "mode": "TCP+PC", "mrci_ms": 10.0, "mean_rate_mbps": 6.5},
+    ])  # fmt: skip
+    # 8 Mb/s with ten 100 ms bins at 7.5 from 20 s: the 0.5 s average bottoms out at 7.5, above 7.
+    time = pd.Index([k / 10 for k in range(600)], name="time_s")
+    arrival = [7.5 if 200 <= k < 210 else 8.0 for k in range(600)]
+    trace = pd.DataFrame({"rate_bps": 10.0, "arrival_rate_bps": arrival}, index=time)
+    found = traced(runs, runs, config, {"A5", "A11"}, (lambda run: trace, lambda run: trace))
+    assert "(its lowest: wattnet 7.50, ns-2.35 7.50 Mb/s)" in found["A5"]
+    assert "its r̄ is 6.50 Mb/s in wattnet and 6.50 Mb/s in ns-2.35, below the 8 Mb/s" in found["A11"]
+    # A dip below 7 Mb/s is an episode: A5's cause does not apply; targets met get none.
+    dipped = trace.assign(arrival_rate_bps=[6.0 if 200 <= k < 210 else 8.0 for k in range(600)])
+    assert "A5" not in traced(runs, runs, config, {"A5"}, (lambda run: dipped, lambda run: trace))
+    assert traced(runs, runs, config, set(), (lambda run: trace, lambda run: trace)) == {}
 
 
 # Losses 33.3/33.3/30 % for the loss-based variants (falling), Vegas 90/90/10 %.

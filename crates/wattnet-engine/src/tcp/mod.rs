@@ -139,6 +139,10 @@ pub struct TcpConfig {
     /// After an ECN-Echo, cwnd = half of min(cwnd, receive window), at least one segment
     /// (ns-2.35 `tcp.cc` `ecn()`), instead of the new ssthresh.
     pub ecn_halve_cwnd: bool,
+    /// A reduction keeps cwnd's fraction and truncates ssthresh (ns-2.35 `precisionReduce_`).
+    pub precision_reduce: bool,
+    /// The ACK that ends fast recovery grows the window (ns-2.35 `recv_newack_helper()`).
+    pub grow_on_recovery_exit: bool,
     /// With SACK, a retransmission is lost once data sent after it is SACKed or a later
     /// retransmission is acknowledged (ns-2.35 TCP-Linux `scoreboard1.cc`).
     pub mark_lost_retransmissions: bool,
@@ -329,6 +333,8 @@ impl TcpConfig {
             reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
             // DCTCP keeps its own reduction (RFC 8257 §3.4).
             ecn_halve_cwnd: ecn == EcnMode::Classic && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd),
+            precision_reduce: spec.precision_reduce.unwrap_or(d.precision_reduce),
+            grow_on_recovery_exit: spec.grow_on_recovery_exit.unwrap_or(d.grow_on_recovery_exit),
             // ns-2 runs BIC and CUBIC in its TCP-Linux agent, which has these two rules; its own
             // agents (Sack1 included) have not.
             mark_lost_retransmissions: spec.mark_lost_retransmissions.unwrap_or(linux_agent),
@@ -388,6 +394,8 @@ impl TcpConfig {
             ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
             reno_bug_fix: Some(self.reno_bug_fix),
             ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
+            precision_reduce: Some(self.precision_reduce),
+            grow_on_recovery_exit: Some(self.grow_on_recovery_exit),
             mark_lost_retransmissions: Some(self.mark_lost_retransmissions),
             rto_restart_on_every_ack: Some(self.rto_restart_on_every_ack),
         }
@@ -425,6 +433,8 @@ struct Defaults {
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
+    precision_reduce: bool,
+    grow_on_recovery_exit: bool,
     /// `mark_lost_retransmissions` and `rto_restart_on_every_ack` for BIC and CUBIC, the rules of
     /// ns-2.35's TCP-Linux agent.
     linux_agent_rules: bool,
@@ -462,6 +472,8 @@ impl Defaults {
             ssthresh_on_every_timeout: false,
             reno_bug_fix: false,
             ecn_halve_cwnd: false,
+            precision_reduce: false,
+            grow_on_recovery_exit: false,
             linux_agent_rules: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard

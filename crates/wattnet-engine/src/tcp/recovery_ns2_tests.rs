@@ -232,6 +232,37 @@ fn limited_transmit_after_a_timeout_continues_the_go_back_n_resend_only_as_ns2_d
     }
 }
 
+/// ns-2.35's window after fast recovery by hand (NewReno, cwnd 7.5, segments 1–7 out, segment 1
+/// lost, 2–7 arrive: six duplicate ACKs, then the retransmission's full ACK).
+/// `precision_reduce` (`slowdown()` with `precisionReduce_`) halves 7.5 with its fraction: 3.75,
+/// ssthresh ⌊3.75⌋ = 3, cwnd 3.75 + 3 = 6.75; without it half of ⌊7.5⌋ = 3.5 is both, cwnd 6.5.
+/// Duplicate ACKs 5 and 6 (cwnd 8.x, 9.x) release segments 8 and 9. The full ACK leaves cwnd at the
+/// half (3.75 or 3.5); `grow_on_recovery_exit` (`recv_newack_helper()` → `opencwnd()`) adds one
+/// congestion-avoidance step, 1/cwnd: 3.75 + 1/3.75 = 4.0167 (two segments fit beside 8 and 9)
+/// or 3.5 + 1/3.5 = 3.7857 (one).
+#[test]
+fn precision_reduce_keeps_the_fraction_and_the_exit_ack_grows_the_window() {
+    let cases = [
+        (false, false, (3.5, 6.5), 3.5, vec![10]),
+        (true, false, (3.0, 6.75), 3.75, vec![10]),
+        (false, true, (3.5, 6.5), 3.5 + 1.0 / 3.5, vec![10]),
+        (true, true, (3.0, 6.75), 3.75 + 1.0 / 3.75, vec![10, 11]),
+    ];
+    for (precise, grow, at_retransmit, after, sent) in cases {
+        let spec = TcpSpec { precision_reduce: Some(precise), grow_on_recovery_exit: Some(grow), ..ns2("newreno") };
+        let mut h = Harness::new(spec, 7.5);
+        h.ack(1, &[], false);
+        h.ack(1, &[], false);
+        assert_eq!(h.ack(1, &[], false), vec![1], "{precise} {grow}");
+        assert_eq!((h.ssthresh(), h.cwnd()), at_retransmit, "{precise} {grow}");
+        let released: Vec<u64> = (4..=6).flat_map(|_| h.ack(1, &[], false)).collect();
+        assert_eq!(released, vec![8, 9], "{precise} {grow}");
+        assert_eq!(h.ack(8, &[], false), sent, "{precise} {grow}");
+        assert!((h.cwnd() - after).abs() < 1e-12, "{precise} {grow}: cwnd {}", h.cwnd());
+        assert_eq!(h.ssthresh(), at_retransmit.0, "{precise} {grow}");
+    }
+}
+
 /// ns-2.35's TCP-Linux agent finds a lost retransmission by the data sent after it
 /// (`scoreboard1.cc`; `validation/ns2/lost_retransmission.tcl` shows it in ns-2.35: packet 1 resent
 /// at 24.998 ms with packets up to 24 sent, dropped again, resent a third time at 47.533 ms, when

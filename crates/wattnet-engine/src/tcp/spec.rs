@@ -86,6 +86,15 @@ pub struct TcpSpec {
     /// true) instead of cwnd = the new ssthresh (RFC 3168 §6.1.2, at least two segments);
     /// default false (`ns2` true).
     pub ecn_halve_cwnd: Option<bool>,
+    /// A reduction halves cwnd keeping its fraction and truncates only ssthresh (ns-2.35 `tcp.cc`
+    /// `slowdown()` with `precisionReduce_` true): ssthresh = ⌊half⌋, fast recovery inflates half
+    /// and ends with cwnd = half; with `ssthresh_rule = "cwnd"` the half is taken of the unrounded
+    /// cwnd. Default false (RFC 5681 §3.2: cwnd = ssthresh).
+    pub precision_reduce: Option<bool>,
+    /// The ACK that ends fast recovery also grows the window, as every new ACK outside recovery
+    /// does (ns-2.35 `tcp.cc` `recv_newack_helper()` → `opencwnd()`, reached from `tcp-reno.cc`
+    /// and `tcp-newreno.cc` `recv()`). Default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
+    pub grow_on_recovery_exit: Option<bool>,
     /// With SACK, find a lost retransmission without waiting for the timer: it is lost once
     /// data first sent after it is SACKed, or a retransmission sent more than `dupthresh` + 1
     /// after it is acknowledged (ns-2.35's TCP-Linux agent, `scoreboard1.cc`; Linux 2.6's

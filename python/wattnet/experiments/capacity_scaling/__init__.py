@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from wattnet.experiments.capacity_scaling.causes import explanations
+from wattnet.experiments.capacity_scaling.causes import explanations, per_seed
 from wattnet.experiments.capacity_scaling.params import (
     BACKGROUND_PEAK_BPS,
     BASE_SEED,
@@ -127,12 +127,16 @@ def reproduce(
 
     stage(NAME, "checks and report")
     ours = checks(lambda run: trace(out, run), runs, summary, config)
-    causes = explanations(runs, None if reference is None else reference[0], config)
+    theirs = ns2_checks(reference, config)
+    causes = {}
+    if reference is not None:
+        seeds = per_seed(lambda run: trace(out, run), runs, config)
+        causes = explanations(runs, reference[0], config, ours, theirs, seeds, (lambda run: trace(out, run), ns2_trace))
     merged = {
         id: " ".join(part for part in (EXPLANATIONS.get(id, ""), causes.get(id, "")) if part)
         for id in {*EXPLANATIONS, *causes}
     }
-    check_list = judge(ours, ns2_checks(reference, config), explanations=merged)
+    check_list = judge(ours, theirs, explanations=merged)
     write_checks(out, check_list)
     return report(out, config, quick, runs, summary, check_list, figures, ns2_summary)
 

@@ -14,6 +14,8 @@ PORT: str = _DATA["scenario"]["port"]
 R_MAX: float = _DATA["scenario"]["max_rate_bps"]
 RATES_BPS = [m * 1e6 for m in _DATA["scenario"]["rates_mbps"]]
 PRACTRA = {key: _DATA["practra"][key] for key in ("delay_bound_s", "ewma_weight")}
+# ns-2.35's loss-response defaults the ``ns2`` profile leaves off (``flows[].tcp`` fields).
+TCP_NS2: dict[str, bool] = dict(_DATA["tcp"])
 TRANSITION_S: float = _DATA["scenario"]["transition_s"]
 RECORDER_BIN_S: float = _DATA["scenario"]["recorder_bin_s"]
 

@@ -59,6 +59,9 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, summary: pd
         ("TCP", "NewReno, no SACK, bulk S → D", "paper"),
         ("initial window, delayed ACKs, RTO", "2 segments, none (TCPSink), initial 3 s and minimum 0.2 s",
          "ns-2.35 default (windowInit_ 2, Agent/TCPSink, rtxcur_init_ 3, minrto_ 0.2)"),
+        ("loss response", ("limited transmit on the first two duplicate ACKs; a loss halves cwnd with its fraction "
+         "(ssthresh truncated); the ACK that ends fast recovery grows cwnd once"),
+         "ns-2.35 default (singledup_ 1, precisionReduce_ true, tcp.cc recv_newack_helper())"),
         ("receive window", f"{rwnd_label(PRIMARY_RWND)} ({' and '.join(rwnd_label(r) for r in RWND_READINGS if r != PRIMARY_RWND)} beside it)",
          (f"interpretation: ns-2.35's window_ of {NS2_WINDOW_PACKETS} packets would cap RTT {rtt_hi:g} ms at "
          f"{ns2_window_mbps:.1f} Mb/s, which the paper's Fig. 4b excludes")),
@@ -143,8 +146,11 @@ parameters; no buffer or window reading is tuned to reach it. wattnet, per recei
             "The ns-2.35 column: the same chain in Tcl (<code>validation/studies/capacity_scaling/chain.tcl</code>) with "
             "ns-2.35's NewReno and TCPSink; ns-2.35 has no rate adaptation, so practRA is emulated by a Tcl procedure "
             "that polls N1's queue every 1 ms, samples the arrival rate once per mRCI and sets the link's "
-            "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls rather than at every packet, "
-            "a new rate applies from the next packet transmission, and the 1 ms transition does not pause the link."
+            "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls, also while the link idles, "
+            "rather than at every packet and sample tick, a new rate applies from the next packet transmission, and the "
+            "1 ms transition does not pause the link. ns-2.35 runs one seed per point "
+            f"(wattnet {config['replications']}): "
+            "the background targets' causes test its run against the spread of wattnet's seeds."
         ),
         sections=[
             (f"A3: r̄ at RTT {rtt_hi:g} ms, and its sensitivity to the receive window", a3_section),

@@ -13,6 +13,7 @@ from wattnet.experiments.capacity_scaling.params import (
     R_MAX,
     RATES_BPS,
     RECORDER_BIN_S,
+    TCP_NS2,
     TRANSITION_S,
 )
 from wattnet.scenario import Scenario
@@ -59,7 +60,7 @@ def base_scenario(
         n2_n3 = next(link for link in links if (link["a"], link["b"]) == ("N2", "N3"))
         n2_n3["a_to_b"] = {"available_bandwidth": {"type": "uniform", "mean_interval_s": bottleneck_mean_s,
                                                    "min_rate_bps": 1e6, "max_rate_bps": R_MAX}}  # fmt: skip
-    tcp: dict[str, Any] = {"profile": "ns2", "mss_bytes": 1460}
+    tcp: dict[str, Any] = {"profile": "ns2", "mss_bytes": 1460, **TCP_NS2}
     if receive_window_bytes is not None:
         tcp["receive_window_bytes"] = int(receive_window_bytes)
     flows = [{"name": "tcp", "src": "S", "dst": "D", "traffic": {"type": "bulk"}, "tcp": tcp}]

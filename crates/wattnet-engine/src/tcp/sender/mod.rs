@@ -56,6 +56,10 @@ pub struct Sender {
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
+    precision_reduce: bool,
+    grow_on_recovery_exit: bool,
+    /// With `precision_reduce`, the last reduction's halved window, fraction kept (ns-2 `cwnd_`).
+    halved_cwnd: f64,
     mark_lost_retransmissions: bool,
     rto_restart_on_every_ack: bool,
     pub state: SenderState,
@@ -128,6 +132,9 @@ impl Sender {
             ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
             reno_bug_fix: cfg.reno_bug_fix,
             ecn_halve_cwnd: cfg.ecn_halve_cwnd,
+            precision_reduce: cfg.precision_reduce,
+            grow_on_recovery_exit: cfg.grow_on_recovery_exit,
+            halved_cwnd: ssthresh,
             mark_lost_retransmissions: cfg.mark_lost_retransmissions,
             rto_restart_on_every_ack: cfg.rto_restart_on_every_ack,
             state: SenderState::Listen,
@@ -378,12 +385,20 @@ impl Sender {
         };
         g.cc.on_ack(self.publish(&mut g.views), &self.window, &info);
         let mut restart_timer = true;
-        if self.cong == CongState::Recovery {
+        // Whether this ACK grows the window: outside recovery, unless it carries an ECN-Echo.
+        let grows = if self.cong == CongState::Recovery {
+            let mut exited_recovery = false;
             match self.recovery {
                 // RFC 5681 §3.2 step 6: the first new ACK deflates cwnd and ends recovery.
-                Recovery::Reno => self.end_recovery(ctx.now, g),
+                Recovery::Reno => {
+                    self.end_recovery(ctx.now, g);
+                    exited_recovery = true;
+                }
                 // RFC 6582 §3.2 step 3: a full ACK ends recovery with cwnd = ssthresh.
-                Recovery::NewReno | Recovery::Sack if ack > self.recover => self.end_recovery(ctx.now, g),
+                Recovery::NewReno | Recovery::Sack if ack > self.recover => {
+                    self.end_recovery(ctx.now, g);
+                    exited_recovery = true;
+                }
                 Recovery::NewReno => {
                     // RFC 6582 §3.2 step 3: partial ACK: retransmit the next hole, deflate by
                     // the amount acked, add back one SMSS if at least one was acked.
@@ -396,6 +411,8 @@ impl Sender {
                 }
                 Recovery::Sack | Recovery::Tahoe => {}
             }
+            // ns-2.35 `tcp.cc` `recv_newack_helper()` → `opencwnd()` on the ACK ending recovery too.
+            exited_recovery && self.grow_on_recovery_exit
         } else if self.ecn && info.ece {
             // RFC 3168 §6.1.2: react to ECE like a loss, at most once per window, without
             // retransmitting; then send CWR. No ECN-Echo ACK ever grows cwnd.
@@ -409,7 +426,11 @@ impl Sender {
                 self.cwr_pending = true;
                 self.stats.ecn_reductions += 1;
             }
+            false
         } else {
+            true
+        };
+        if grows {
             // RFC 3465 §2.2: growth is credited for at most L segments per ACK.
             let credit = Ack { acked: info.acked.min(self.abc_limit), ..info };
             g.cc.grow(self.publish(&mut g.views), &mut self.window, &credit);
@@ -494,14 +515,14 @@ impl Sender {
                 // RFC 5681 §3.2 steps 2–3: retransmit, cwnd = ssthresh + 3.
                 self.cong = CongState::Recovery;
                 self.partial_acks = 0;
-                self.window.cwnd = self.window.ssthresh + self.dupthresh as f64;
+                self.window.cwnd = self.reduced_cwnd() + self.dupthresh as f64;
                 self.retransmit(self.snd_una, ctx);
             }
             Recovery::Sack => {
                 // RFC 6675 §5 steps 4.1–4.3: RecoveryPoint = HighData, cwnd = ssthresh,
                 // retransmit the first unacknowledged segment; NextSeg starts over.
                 self.cong = CongState::Recovery;
-                self.window.cwnd = self.window.ssthresh;
+                self.window.cwnd = self.reduced_cwnd();
                 self.sent.restart_cursor();
                 // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; prr_delivered = prr_out = 0.
                 self.recover_fs = self.in_flight() as f64 / self.mss as f64;
@@ -521,20 +542,42 @@ impl Sender {
             // RFC 5681 §3.1 eq. 4: half the FlightSize.
             SsthreshRule::FlightSize => flight,
             // ns-2.35 `tcp.cc` `slowdown()`: half of `window()`, an int, taken from `cwnd_`,
-            // which during fast recovery is ssthresh without the duplicate-ACK inflation.
-            SsthreshRule::Cwnd if self.cong == CongState::Recovery => {
-                self.window.cwnd.min(self.window.ssthresh).floor()
+            // which during fast recovery is the reduced window without the duplicate-ACK
+            // inflation; with `precisionReduce_` half of `windowd()`, the same unrounded.
+            SsthreshRule::Cwnd => {
+                let cwnd = if self.cong == CongState::Recovery {
+                    self.window.cwnd.min(self.reduced_cwnd())
+                } else {
+                    self.window.cwnd
+                };
+                if self.precision_reduce {
+                    cwnd
+                } else {
+                    cwnd.floor()
+                }
             }
-            SsthreshRule::Cwnd => self.window.cwnd.floor(),
         };
-        self.window.ssthresh = g.cc.ssthresh(self.publish(&mut g.views), &self.window, base, why, now);
+        let target = g.cc.ssthresh(self.publish(&mut g.views), &self.window, base, why, now);
+        // ns-2.35 `slowdown()` with `precisionReduce_`: cwnd_ = halfwin, ssthresh_ = (int) halfwin.
+        self.window.ssthresh = if self.precision_reduce { target.floor() } else { target };
+        self.halved_cwnd = target;
         self.reduced_until = self.snd_max;
         self.last_loss = Some(now);
     }
 
+    /// The window a reduction brings cwnd to: ssthresh (RFC 5681 §3.2), or with `precision_reduce`
+    /// the halved window with its fraction (ns-2.35 `slowdown()`: `cwnd_ = halfwin`).
+    fn reduced_cwnd(&self) -> f64 {
+        if self.precision_reduce {
+            self.halved_cwnd
+        } else {
+            self.window.ssthresh
+        }
+    }
+
     fn end_recovery(&mut self, now: Time, g: &mut Group) {
         self.cong = CongState::Open;
-        self.window.cwnd = self.window.ssthresh;
+        self.window.cwnd = self.reduced_cwnd();
         g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, now);
     }
 

@@ -79,6 +79,16 @@ def test_the_engine_agrees_with_the_schema_on_tcp_defaults():
     # segments (the sender opened, so the handshake's third segment was the sender's).
     assert conn.data_packets_sent == 10 and conn.retransmissions == 0
     assert conn.acks_sent == 5
+    assert conn.handshake_acks == 0
+
+
+def test_a_receiver_that_opens_counts_its_handshake_ack_apart():
+    # The receiver sends the SYN and, on the SYN-ACK, the handshake's third segment: 1 handshake ACK
+    # beside the 5 ACKs of 10 segments (one per two, RFC 5681 delayed ACKs), 6 in all.
+    results = run(tcp_scenario(traffic={"type": "transfer", "bytes": 14600}, tcp={"opener": "receiver"}))
+    [conn] = results.connections.itertuples()
+    assert conn.delivered_bytes == 14600 and conn.retransmissions == 0
+    assert (conn.acks_sent, conn.handshake_acks) == (6, 1)
 
 
 def test_dumbbell_example_runs_and_shares_the_bottleneck():

@@ -151,6 +151,7 @@ TABLES: dict[str, dict[str, Column]] = {
         "duplicate_packets": Column("packets", "Of those, segments it already had."),
         "ce_marked_packets": Column("packets", "Of those, segments marked Congestion Experienced."),
         "acks_sent": Column("packets", "ACKs the receiver sent."),
+        "handshake_acks": Column("packets", "Of acks_sent, those answering a SYN-ACK (the handshake's third segment)."),
         "final_cwnd_segments": Column("segments", "Congestion window at the end (summed over MPTCP subflows)."),
         "srtt_s": Column(
             "s", "Smoothed round-trip time at the end (RFC 6298; MPTCP: the first subflow's); NaN before a sample."

@@ -259,6 +259,7 @@ impl Simulation {
             .add("duplicate_packets", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.duplicate_packets).sum()))
             .add("ce_marked_packets", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.ce_marked_packets).sum()))
             .add("acks_sent", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.acks_sent).sum()))
+            .add("handshake_acks", col_u(&|c| c.receiver.subflows.iter().map(|r| r.stats.handshake_acks).sum()))
             .add("final_cwnd_segments", col_f(&|c| c.cwnd()))
             .add("srtt_s", col_f(&|c| c.first().srtt().map_or(f64::NAN, to_secs)))
             .add("host_energy_j", col_f(&|c| self.connection_host_energy(c)))

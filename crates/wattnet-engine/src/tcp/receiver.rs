@@ -26,6 +26,8 @@ pub struct ReceiverStats {
     pub duplicate_packets: u64,
     /// Pure ACKs sent, the handshake's third segment included, FIN exchange excluded.
     pub acks_sent: u64,
+    /// Of `acks_sent`, those answering a SYN-ACK: the handshake's third segment and its repeats.
+    pub handshake_acks: u64,
     pub ce_marked_packets: u64,
 }
 
@@ -141,10 +143,10 @@ impl Receiver {
                 self.rcv_nxt = h.seq + 1;
                 self.syn_timer.cancel();
                 self.state = ReceiverState::Established;
-                self.send_ack(ctx);
+                self.send_handshake_ack(ctx);
             }
             // The SYN-ACK again: our third handshake segment was lost.
-            ReceiverState::Established if h.has(flags::SYN) && h.has(flags::ACK) => self.send_ack(ctx),
+            ReceiverState::Established if h.has(flags::SYN) && h.has(flags::ACK) => self.send_handshake_ack(ctx),
             ReceiverState::Established => self.on_data(h, ecn, ctx),
             // The sender repeats its FIN: our FIN-ACK was lost.
             ReceiverState::Closed if h.has(flags::FIN) => self.send_fin_ack(ctx),
@@ -267,6 +269,11 @@ impl Receiver {
             EcnMode::Off => false,
         };
         self.emit(ctx, flags::ACK | if ece { flags::ECE } else { 0 }, self.rcv_nxt);
+    }
+
+    fn send_handshake_ack(&mut self, ctx: &mut Ctx) {
+        self.stats.handshake_acks += 1;
+        self.send_ack(ctx);
     }
 
     fn send_fin_ack(&mut self, ctx: &mut Ctx) {

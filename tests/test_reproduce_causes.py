@@ -5,6 +5,8 @@ import pytest
 from wattnet.experiments.capacity_scaling import QUICK
 from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise, traced
 from wattnet.experiments.data import load_parameters
+from wattnet.experiments.ecn_efficiency.causes import error_causes, straggler_cause
+from wattnet.experiments.ecn_efficiency.sweeps import cases_table
 from wattnet.experiments.greened_network import PRIMARY_BACKGROUND
 from wattnet.experiments.greened_network.causes import loss_based_as_ns2
 
@@ -159,3 +161,117 @@ def test_the_loss_falls_cause_applies_only_where_the_loss_based_trends_differ_by
     assert sentence is not None
     assert "(CUBIC: wattnet 33.3, 33.3, 33 %, ns-2.35 33, 33.3, 33 %) both stay within 1 point" in sentence
     assert loss_based_as_ns2(table_iv_runs(AFTERS), None) is None
+
+
+def ecn_cases(settings, qls, **columns):
+    """One row per (n, d, queue, QL) of ``settings`` with the given constant columns, both simulators."""
+    rows = [
+        {"n": n, "d_ms": d, "errors": errors, "queue": queue, "ql": ql, **columns}
+        for n, d, errors in settings
+        for queue in ("DT", "RED", "ECN")
+        for ql in qls
+    ]
+    frame = pd.DataFrame(rows)
+    return frame.assign(**{f"{c}_ns2": frame[c] for c in columns})
+
+
+def at(frame, column, value, **where):
+    """``frame`` with ``column`` set to ``value`` on the rows matching ``where``."""
+    rows = pd.Series(True, index=frame.index)
+    for key, wanted in where.items():
+        rows &= frame[key] == wanted
+    frame.loc[rows, column] = value
+    return frame
+
+
+def test_the_straggler_cause_quotes_ns2s_longest_transfer_and_the_spreads_without_it():
+    clean = ecn_cases([(10, 20, False), (25, 20, False)], [16, 32, 64, 128], tt_mean_s=10.0,
+                      tt_mean_without_longest_s=10.0, tt_max_s=20.0, longest_transfer_timeouts=1, utilisation=0.99)  # fmt: skip
+    # ns-2.35's DropTail at n 25, QL 16: one 100 s transfer with 7 timeouts lifts the mean from 10 to 11 s.
+    straggler = {"queue": "DT", "n": 25, "ql": 16}
+    for column, value in [("tt_mean_s_ns2", 11.0), ("tt_max_s_ns2", 100.0), ("longest_transfer_timeouts_ns2", 7),
+                          ("utilisation_ns2", 0.775)]:  # fmt: skip
+        at(clean, column, value, **straggler)
+    at(clean, "utilisation", 0.95, queue="RED", n=10, ql=32)
+    cause = straggler_cause(clean)
+    # 10 against 11 s: 10/11 − 1 = −9.1 %; the spread over QL (11 − 10)/mean(11, 10, 10, 10) = 1/10.25 = 9.76 %.
+    assert "within 9.1 % of ns-2.35's, but over QL 16–128 it spreads by up to 0.0 % in wattnet and 9.8 %" in cause
+    assert "(DT, n 25). There ns-2.35's QL 16 run has a straggler: its longest transfer takes 100.0 s with 7" in cause
+    assert "other transfers average 10.00 s (wattnet's longest there: 20.0 s, 1 timeouts)" in cause
+    assert "spreads are 0.0 % (wattnet) and 0.0 % (ns-2.35)" in cause
+    assert "wattnet's 95.0 % (RED, n 10, QL 32) and ns-2.35's 77.5 % (DT, n 25, QL 16)" in cause
+
+
+def errored_cases():
+    """The errored settings of the quick grid, 4 runs of each case in both simulators."""
+    settings = [(n, d, True) for n in (10, 25) for d in (2, 20)]
+    return ecn_cases(settings, [16, 32, 64, 128], replications=4, tt_mean_s=10.0, tt_mean_s_sd=0.2,
+                     receiver_overhead_pct=1.0, receiver_overhead_pct_sd=0.1, timeouts=275.0,
+                     acks_per_transfer=40.0, acks_per_transfer_sd=0.5, data_packets_received=22000.0,
+                     handshake_acks_per_transfer=1.01)  # fmt: skip
+
+
+def test_the_noise_cause_sets_the_papers_orderings_against_the_standard_error_of_a_difference():
+    noisy = errored_cases()
+    # n 25, d 2 ms, QL 16: ECN 9.4 s (SD 0.3), DT 10 s (SD 0.4) over 4 runs: −0.60 ± √(0.09/4 + 0.16/4) = ± 0.25.
+    at(noisy, "tt_mean_s", 9.4, n=25, d_ms=2, ql=16, queue="ECN")
+    at(noisy, "tt_mean_s_sd", 0.3, n=25, d_ms=2, ql=16, queue="ECN")
+    at(noisy, "tt_mean_s_sd", 0.4, n=25, d_ms=2, ql=16, queue="DT")
+    # 10 clients: one case at 11 s, the rest at 10: spread 1/mean = 1/(10 + 1/24) = 9.96 %; SD 0.2 over 10 s = 2 %.
+    at(noisy, "tt_mean_s_ns2", 11.0, n=10, d_ms=2, ql=16, queue="DT")
+    cause = error_causes(noisy, noisy)["E8"]
+    assert "Over 4 runs each, 10 clients' mean transfer times spread" in cause
+    assert (
+        "by 0.0 % in wattnet and 10.0 % in ns-2.35, while one case's mean varies from seed to seed by up to 2.0 %"
+        in cause
+    )
+    # The other differences are 0 ± √(2 · 0.04/4) = ± 0.14: 5 of 6 within two standard errors.
+    assert "QL 16, d 2 ms: wattnet -0.60 ± 0.25 s, ns-2.35 +0.00 ± 0.14 s" in cause
+    assert ": 5 of these 6 differences are within two standard errors of zero" in cause
+
+
+def test_the_ack_cause_splits_acks_per_transfer_into_segments_received_and_acks_per_segment():
+    noisy = errored_cases()
+    # ns-2.35: 45 ACKs and 24 750 segments received per run of 275 transfers (90 per transfer, 10 more than
+    # wattnet's 80): 45 · 275/24 750 = 0.5 ACK per segment, as wattnet's 40 · 275/22 000.
+    noisy["acks_per_transfer_ns2"] = 45.0
+    noisy["data_packets_received_ns2"] = 24750.0
+    cases = noisy.assign(handshake_acks_per_transfer=1.01)
+    cause = error_causes(noisy, cases)["E9"]
+    assert "wattnet's handshake ACKs (1.01 per transfer) are left out" in cause
+    assert "send DT 5.0, RED 5.0, ECN 5.0 more ACKs per transfer than wattnet's and receive DT 10.0" in cause
+    assert "they send DT 0.500, RED 0.500, ECN 0.500 ACKs against wattnet's DT 0.500" in cause
+    assert cause.endswith("vary from seed to seed by up to 0.5 (SD).")
+
+
+def test_the_receiver_cause_splits_the_overhead_into_timeouts_and_duplicates_per_timeout():
+    noisy = errored_cases()
+    # 1 % of 275 · 70 segments = 192.5 duplicates over 275 timeouts: 0.70 per timeout, 1 timeout per transfer.
+    at(noisy, "timeouts_ns2", 137.5, n=25, d_ms=20, ql=128, queue="ECN")
+    cause = error_causes(noisy, noisy)["E7"]
+    assert "is DT 1.00 ± 0.10, RED 1.00 ± 0.10, ECN 1.00 ± 0.10 % in wattnet" in cause
+    assert (
+        "time out DT 1.00, RED 1.00, ECN 1.00 times per transfer against ns-2.35's DT 1.00, RED 1.00, ECN 0.50" in cause
+    )
+    assert "DT 0.70, RED 0.70, ECN 0.70 duplicates in wattnet against DT 0.70, RED 0.70, ECN 1.40 in ns-2.35" in cause
+
+
+def test_the_cases_table_averages_the_replications_and_keeps_their_spread():
+    key = {"sweep": "grid", "n": 25, "d_ms": 2.0, "errors": True, "queue": "ECN", "ql": 64}
+    runs = pd.DataFrame([
+        {**key, "replication": r, "seed": 100 + r, "tt_mean_s": tt, "receiver_overhead_pct": 1.0,
+         "acks_per_transfer": acks}
+        for r, (tt, acks) in enumerate([(9.0, 40.0), (10.0, 42.0), (11.0, 44.0)])
+    ] + [{**key, "errors": False, "replication": 0, "seed": 7, "tt_mean_s": 5.0, "receiver_overhead_pct": 0.5,
+          "acks_per_transfer": 36.0}])  # fmt: skip
+    cases = cases_table(runs).set_index("errors")
+    # Means 10 s and 42 ACKs; sample SDs √((1 + 0 + 1)/2) = 1 and √((4 + 0 + 4)/2) = 2.
+    assert cases.loc[True, ["tt_mean_s", "acks_per_transfer", "replications"]].tolist() == [10.0, 42.0, 3]
+    assert cases.loc[True, ["tt_mean_s_sd", "acks_per_transfer_sd", "receiver_overhead_pct_sd"]].tolist() == [
+        1.0,
+        2.0,
+        0.0,
+    ]
+    # One run: its own values, no spread.
+    assert cases.loc[False, "tt_mean_s"] == 5.0 and cases.loc[False, "replications"] == 1
+    assert pd.isna(cases.loc[False, "tt_mean_s_sd"])

@@ -143,5 +143,30 @@ def test_a_second_run_reuses_the_stored_runs(reproduction):
 
     ecn_efficiency.reproduce(out, quick=True, workers=1)
     after = {str(p): p.stat().st_mtime_ns for p in (out / "store").rglob("summary.json")}
-    # 8 settings × 3 queues × 4 QLs, and 12 replications of 3 queues at one setting and QL.
-    assert before == after and len(before) == 8 * 3 * 4 + 12 * 3
+    # 4 settings without errors × 3 queues × 4 QLs, 4 with errors × 3 × 4 × 3 replications, and 12
+    # replications of 3 queues at one setting and QL.
+    assert before == after and len(before) == 4 * 3 * 4 + 4 * 3 * 4 * 3 + 12 * 3
+
+
+def test_errored_cases_are_means_over_as_many_runs_as_ns2s_and_count_what_ns2_counts(cases):
+    """With errors the checks read means over replications, ns-2.35's over as many runs (substreams of
+    its error models); both count as received only the segments the clients' TCP got."""
+    from wattnet.experiments.ecn_efficiency import QUICK, SEGMENTS_PER_TRANSFER, ns2_cases
+
+    noisy, clean = cases[cases["errors"]], cases[~cases["errors"]]
+    assert (noisy["replications"] == QUICK["error_replications"]).all() and (clean["replications"] == 1).all()
+    ns2 = ns2_cases(QUICK)
+    assert ns2 is not None
+    assert (ns2.loc[ns2["errors"], "replications"] == QUICK["error_replications"]).all()
+    for table in (cases, ns2):
+        minimum = table["transfers"] * SEGMENTS_PER_TRANSFER
+        # Conservation: the overhead counting corrupted segments exceeds the other by exactly those.
+        extra = table["receiver_overhead_with_corrupted_pct"] - table["receiver_overhead_pct"]
+        assert ((extra - 100 * table["corrupted_data_packets"] / minimum).abs() < 1e-9).all()
+        # 1 % of the segments sent toward the clients is corrupted: ≈ 0.01 · (minimum + overhead), a
+        # binomial count whose mean over three runs stays within 4 standard deviations of it.
+        errored = table[table["errors"]]
+        passed = errored["data_packets_received"] + errored["corrupted_data_packets"]
+        sd = (0.01 * 0.99 * passed / QUICK["error_replications"]) ** 0.5
+        assert ((errored["corrupted_data_packets"] - 0.01 * passed).abs() <= 4 * sd).all()
+        assert (table.loc[~table["errors"], "corrupted_data_packets"] == 0).all()

@@ -2,10 +2,13 @@
 # Notification", NETWORKING 2002 (LNCS 2345): n clients each download 11 serial 100 KB files from
 # one server over a 1.5 Mb/s bottleneck whose router-B queue is DropTail, RED or RED with ECN.
 #
-#   ns dumbbell.tcl N DELAY_MS ERRORS(0|1) QUEUE(DT|RED|ECN) QL SEED OUT_PREFIX
+#   ns dumbbell.tcl N DELAY_MS ERRORS(0|1) QUEUE(DT|RED|ECN) QL SEED REPLICATION OUT_PREFIX
 #
 # Writes OUT_PREFIX.tr (packet trace of the server's and the clients' links), OUT_PREFIX.tt
-# (one line per transfer: client, start, end) and, for RED, OUT_PREFIX.ave (RED's average queue).
+# (one line per transfer: client, file, start, end, the agent's retransmission timeouts nrexmit_)
+# and, for RED, OUT_PREFIX.ave (RED's average queue). REPLICATION r draws the errors from the r-th
+# substream of each error model's RNG (the ns manual's recipe for independent replications,
+# "Mathematical Support", RNG); replication 0 is the RNG's first substream.
 # Everything not set here is ns-2.35's default (read by ns2_defaults.tcl).
 set n [lindex $argv 0]
 set delay_ms [lindex $argv 1]
@@ -13,7 +16,8 @@ set errors [lindex $argv 2]
 set queue [lindex $argv 3]
 set ql [lindex $argv 4]
 set seed [lindex $argv 5]
-set prefix [lindex $argv 6]
+set replication [lindex $argv 6]
+set prefix [lindex $argv 7]
 
 set files_per_client 11
 set segments 70
@@ -65,16 +69,21 @@ for {set i 0} {$i < $n} {incr i} {
     $ns trace-queue $A $client($i) $trace
     $ns trace-queue $client($i) $A $trace
     if {$errors} {
-        # 1 % packet errors on the client's access link, in both directions.
+        # 1 % packet errors on the client's access link, in both directions. link-lossmodel puts
+        # the error model after the queue (lossmodel: before it), so the trace shows every errored
+        # packet leave the queue: the corrupted segments and all the ACKs the clients send are
+        # counted. The transfers are the same with either placement (no packet waits on these links).
         foreach {from to} [list $A $client($i) $client($i) $A] {
             set em [new ErrorModel]
             $em unit pkt
             $em set rate_ 0.01
+            set rng [new RNG]
+            for {set r 0} {$r < $replication} {incr r} { $rng next-substream }
             set rv [new RandomVariable/Uniform]
-            $rv use-rng [new RNG]
+            $rv use-rng $rng
             $em ranvar $rv
             $em drop-target [new Agent/Null]
-            $ns lossmodel $em $from $to
+            $ns link-lossmodel $em $from $to
         }
     }
 }
@@ -96,14 +105,14 @@ proc start_transfer {i k} {
     $ns attach-agent $server $tcp
     $ns attach-agent $client($i) $snk
     $ns connect $tcp $snk
-    $tcp proc done {} "transfer_done $i $k [$ns now]"
+    $tcp proc done {} "transfer_done $tcp $i $k [$ns now]"
     set agent($i) $tcp
     set sink($i) $snk
     $tcp advanceby $segments
 }
-proc transfer_done {i k start} {
+proc transfer_done {tcp i k start} {
     global ns tt files_per_client n remaining_end
-    puts $tt "$i $k $start [$ns now]"
+    puts $tt "$i $k $start [$ns now] [$tcp set nrexmit_]"
     if {$k + 1 < $files_per_client} {
         $ns at [$ns now] "start_transfer $i [expr $k + 1]"
     } else {

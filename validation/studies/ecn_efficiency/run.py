@@ -1,6 +1,7 @@
 """ns-2.35 reference for the ECN study (Pentikousis and Badr, "On the Resource Efficiency of
-Explicit Congestion Notification", NETWORKING 2002): the cases its checks read, one run each,
-measured as the reproduction measures wattnet's runs. Writes ``reference.json`` beside this file.
+Explicit Congestion Notification", NETWORKING 2002): the cases its checks read, one run each
+without errors and ERROR_REPLICATIONS runs (error-model substreams) with them, measured as the
+reproduction measures wattnet's runs. Writes ``reference.json`` beside this file.
 
     python validation/studies/ecn_efficiency/run.py
 """
@@ -32,15 +33,18 @@ RED_THRESHOLDS = {16: (5, 15), 32: (10, 30), 64: (20, 60), 128: (40, 120)}
 SETTINGS = [(10, 20, False), (25, 20, False), (5, 2, False), (5, 20, False)] + [
     (n, d, True) for n in (10, 25) for d in (2, 20)
 ]
+# Runs of each case with errors: the reproduction's full grid's error_replications (its quick grid reads the first ones).
+ERROR_REPLICATIONS = 5
 TRACE_COLUMNS = ["event", "time", "src", "dst", "type", "size", "flags", "fid", "from", "to", "seq", "id"]
 
 
 def points() -> list[dict[str, Any]]:
     return [
-        {"n": n, "d_ms": d, "errors": errors, "queue": queue, "ql": ql}
+        {"n": n, "d_ms": d, "errors": errors, "queue": queue, "ql": ql, "replication": replication}
         for n, d, errors in SETTINGS
         for queue in QUEUES
         for ql in QLS
+        for replication in range(ERROR_REPLICATIONS if errors else 1)
     ]
 
 
@@ -48,7 +52,9 @@ def measure(point: dict[str, Any], prefix: Path) -> dict[str, Any]:
     """The reproduction's per-run metrics, from the packet trace and the transfer log."""
     n = point["n"]
     trace = pd.read_csv(prefix.with_suffix(".tr"), sep=" ", header=None, names=TRACE_COLUMNS)
-    transfers = pd.read_csv(prefix.with_suffix(".tt"), sep=" ", header=None, names=["client", "file", "start", "end"])
+    transfers = pd.read_csv(
+        prefix.with_suffix(".tt"), sep=" ", header=None, names=["client", "file", "start", "end", "timeouts"]
+    )
     expected = n * FILES_PER_CLIENT
     if len(transfers) != expected:
         raise RuntimeError(f"{point}: {len(transfers)} of {expected} transfers completed")
@@ -56,26 +62,34 @@ def measure(point: dict[str, Any], prefix: Path) -> dict[str, Any]:
     clients = trace["dst"] >= FIRST_CLIENT
     sent = int(((data["event"] == "+") & (data["src"] == SERVER)).sum())
     to_clients = data[clients.loc[data.index] & (data["src"] == ROUTER_A)]
+    # The error model sits after the queue: an errored segment leaves it and is never received.
     dequeued = int((to_clients["event"] == "-").sum())
     received = int((to_clients["event"] == "r").sum())
+    # Every ACK a client's sink sends enters its access link's queue, errored ones included.
     acks = trace[(trace["type"] == "ack") & (trace["event"] == "+") & (trace["src"] >= FIRST_CLIENT)]
+    tt = transfers["end"] - transfers["start"]
+    longest = tt.idxmax()
     minimum = expected * SEGMENTS_PER_TRANSFER
     end_s = float(transfers["end"].max())
     bottleneck = trace[(trace["src"] == ROUTER_B) & (trace["dst"] == ROUTER_A)]
     # The bottleneck's busy time: every departure's transmission at 1.5 Mb/s, up to the last transfer's end.
     departures = bottleneck[(bottleneck["event"] == "-") & (bottleneck["time"] <= end_s)]
     row = {
-        "sweep": "grid", "replication": 0, **point, "transfers": expected,
-        "tt_mean_s": float((transfers["end"] - transfers["start"]).mean()),
-        "tt_std_s": float((transfers["end"] - transfers["start"]).std(ddof=1)),
+        "sweep": "grid", **point, "transfers": expected,
+        "tt_mean_s": float(tt.mean()),
+        "tt_std_s": float(tt.std(ddof=1)),
+        "tt_max_s": float(tt.max()),
+        "tt_mean_without_longest_s": float(tt.drop(longest).mean()),
+        "longest_transfer_timeouts": int(transfers.loc[longest, "timeouts"]),
+        "timeouts": int(transfers["timeouts"].sum()),
         "experiment_s": end_s,
         "data_packets_sent": sent,
         "extra_packets_sent": sent - minimum,
         "network_overhead_pct": 100 * (sent - minimum) / minimum,
         "data_packets_received": received,
         "corrupted_data_packets": dequeued - received,
-        "receiver_overhead_pct": 100 * (dequeued - minimum) / minimum,
-        "receiver_overhead_uncorrupted_pct": 100 * (received - minimum) / minimum,
+        "receiver_overhead_pct": 100 * (received - minimum) / minimum,
+        "receiver_overhead_with_corrupted_pct": 100 * (dequeued - minimum) / minimum,
         "acks_per_transfer": len(acks) / expected,
         "bottleneck_drops": int((bottleneck["event"] == "d").sum()),
         "utilisation": float(departures["size"].sum() * 8 / BOTTLENECK_RATE_BPS / end_s),
@@ -98,7 +112,7 @@ def red_region_fraction(path: Path, ql: int, end_s: float) -> float:
 
 
 def run(point: dict[str, Any]) -> dict[str, Any]:
-    args = [point["n"], point["d_ms"], int(point["errors"]), point["queue"], point["ql"], BASE_SEED]
+    args = [point["n"], point["d_ms"], int(point["errors"]), point["queue"], point["ql"], BASE_SEED, point["replication"]]
     return run_ns(SCRIPT, args, lambda prefix: measure(point, prefix))
 
 

@@ -46,13 +46,15 @@ Setting = tuple[int, float, bool]
 
 
 class Grid(TypedDict):
-    """The settings and QLs of the grid, and those of the confidence-interval runs (E10)."""
+    """The settings and QLs of the grid, the runs of each case with errors, and the settings and QL
+    of the confidence-interval runs (E10)."""
 
     settings: list[Setting]
     qls: list[int]
     ci_settings: list[Setting]
     ci_ql: int
     ci_replications: int
+    error_replications: int
 
 
 def _settings(rows: list[list[Any]]) -> list[Setting]:
@@ -66,6 +68,7 @@ FULL: Grid = {
     "ci_settings": [(n, _FULL["ci_delay_ms"], errors) for errors in (False, True) for n in _FULL["ci_clients"]],
     "ci_ql": _FULL["ci_ql"],
     "ci_replications": _FULL["ci_replications"],
+    "error_replications": _FULL["error_replications"],
 }
 QUICK: Grid = {
     "settings": _settings(_QUICK["settings"]),
@@ -73,6 +76,7 @@ QUICK: Grid = {
     "ci_settings": _settings(_QUICK["ci_settings"]),
     "ci_ql": _QUICK["ci_ql"],
     "ci_replications": _QUICK["ci_replications"],
+    "error_replications": _QUICK["error_replications"],
 }
 E7_DELAY_MS: int = _DATA["targets"]["e7_delay_ms"]
 # The checks' tolerances (the [tolerances] table).

@@ -8,8 +8,9 @@ from typing import Any
 
 import pandas as pd
 
-from wattnet.experiments.ecn_efficiency.params import NAME
-from wattnet.experiments.ecn_efficiency.sweeps import cases_table
+from wattnet.experiments.ecn_efficiency.causes import error_causes, straggler_cause
+from wattnet.experiments.ecn_efficiency.params import NAME, Grid
+from wattnet.experiments.ecn_efficiency.sweeps import CASE_KEY, cases_table
 from wattnet.experiments.ecn_efficiency.targets import (
     check_e1,
     check_e2,
@@ -28,72 +29,42 @@ from wattnet.experiments.report import (
 )
 
 
+def ns2_cases(config: Grid) -> pd.DataFrame | None:
+    """ns-2.35's runs as the study's cases table, with as many runs of each errored case as the grid
+    gives wattnet (its first ones); None without a stored reference."""
+    rows = reference_rows(NAME)
+    if rows is None:
+        return None
+    return cases_table(rows[~rows["errors"] | (rows["replication"] < config["error_replications"])])
+
+
 def ns2_comparison(cases: pd.DataFrame, ns2: pd.DataFrame | None) -> pd.DataFrame:
-    """Per case ns-2.35 also ran: the bottleneck's drops, the extra packets and the network overhead in both."""
+    """Per case ns-2.35 also ran: the bottleneck's drops, the extra packets and the network overhead in both,
+    and the measures the errored targets' causes read (means over replications, with their spreads)."""
     if ns2 is None:
         return pd.DataFrame()
-    key = ["n", "d_ms", "errors", "queue", "ql"]
     columns = [
         "network_overhead_pct", "extra_packets_sent", "bottleneck_drops", "tt_mean_s", "acks_per_transfer", "utilisation",
+        "replications", "tt_mean_s_sd", "tt_max_s", "tt_mean_without_longest_s", "longest_transfer_timeouts",
+        "timeouts", "data_packets_received", "receiver_overhead_pct", "receiver_overhead_pct_sd", "acks_per_transfer_sd",
     ]  # fmt: skip
-    return cases[key + columns].merge(ns2[key + columns], on=key, suffixes=("", "_ns2"))
+    return cases[CASE_KEY + columns].merge(ns2[CASE_KEY + columns], on=CASE_KEY, suffixes=("", "_ns2"))
 
 
 def explanations(against: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
-    """What no comparison of a target's numbers says, beside its verdict: E10's missing reference, E7's error
-    model, and, measured on the error-free cases both simulators ran, where wattnet's overheads part from
-    ns-2.35's (docs/validation-studies.md records the experiments that changed one setting at a time)."""
+    """What no comparison of a target's numbers says, beside its verdict: E10's missing reference; measured on
+    the runs both simulators made, E1's stragglers and the errored targets' causes (``causes``); and, on the
+    error-free cases, where wattnet's overheads part from ns-2.35's (docs/validation-studies.md records the
+    experiments that changed one setting at a time)."""
     out = {
         "E10": "ns-2.35's runs of this scenario have nothing random without errors, so it has no replications to "
         "compare: the confidence interval is wattnet's alone.",
-        # Measured in both: the errored packets' fate differs by construction (docs/validation-studies.md).
-        "E7": "ns-2.35's ErrorModel drops an errored packet on the access link, so ns-2.35's receiver never sees it "
-        "and retransmits it as a loss, while wattnet delivers it corrupted to a receiver that discards it: the "
-        "corrupted segments wattnet counts are losses in ns-2.35, and the receiver overheads of the two count "
-        "different packets.",
     }
     clean = against[~against["errors"]] if len(against) else against
     if not len(clean):
         return out
-
-    def lowest(suffix: str) -> str:
-        row = clean.sort_values(f"utilisation{suffix}").iloc[0]
-        return f"{100 * row[f'utilisation{suffix}']:.1f} % ({row['queue']}, n {row['n']}, QL {row['ql']})"
-
-    def closest_tt(rows: pd.DataFrame) -> str:
-        """The largest relative difference of a case's mean transfer time between the two."""
-        return f"{float((100 * (rows['tt_mean_s'] / rows['tt_mean_s_ns2'] - 1)).abs().max()):.1f} %"
-
-    busy = clean[clean["d_ms"] == 20]
-    out["E1"] = (
-        f"Every case's mean transfer time is within {closest_tt(busy)} of ns-2.35's; the lowest utilisations are "
-        f"wattnet's {lowest('')} and ns-2.35's {lowest('_ns2')}, where ns-2.35's is a run that one transfer's "
-        "repeated timeouts keep going after the others have finished, which also widens its spread of transfer "
-        "times over QL; the spreads are what disagree."
-    )
-    small = against[against["errors"] & (against["n"] == 10)]
-    if len(small):
-
-        def spread(column: str) -> float:
-            return float(100 * (small[column].max() - small[column].min()) / small[column].mean())
-
-        out["E8"] = (
-            f"With errors, 10 clients' mean transfer times spread over the queues, QLs and delays by "
-            f"{spread('tt_mean_s'):.1f} % in wattnet and {spread('tt_mean_s_ns2'):.1f} % in ns-2.35, while every "
-            f"case is within {closest_tt(small)} of ns-2.35's: each case is one run of one draw of the random losses; "
-            "not isolated further."
-        )
-    noisy = against[against["errors"] & (against["n"] == 25) & (against["d_ms"] == 2)]
-    gap = noisy["acks_per_transfer_ns2"] - noisy["acks_per_transfer"]
-    more = {q: float(g.mean()) for q, g in gap.groupby(noisy["queue"])}
-    if more:
-        everywhere = "in every case" if (gap > 0).all() else "in most cases"
-        out["E9"] = (
-            f"At n 25, d 2 ms with errors ns-2.35's receivers send more ACKs per transfer than wattnet's {everywhere}, "
-            + ", ".join(f"{v:.1f} more with {q}" for q, v in sorted(more.items()))
-            + " on average (wattnet counts the handshake's ACK, ns-2.35 does not), more where more packets are lost "
-            "and resent (see E2): ECN's saving against DropTail differs accordingly; not isolated further."
-        )
+    out["E1"] = straggler_cause(clean)
+    out |= error_causes(against[against["errors"]])
 
     def total(queue: str, column: str) -> float:
         return float(clean.loc[clean["queue"] == queue, column].sum())
@@ -128,12 +99,10 @@ def explanations(against: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def ns2_checks() -> dict[str, dict[str, Any] | None]:
-    """Every target computed from ns-2.35's runs of the same cases (one replication each)."""
-    rows = reference_rows(NAME)
-    if rows is None:
+def ns2_checks(cases: pd.DataFrame | None) -> dict[str, dict[str, Any] | None]:
+    """Every target computed from ns-2.35's cases (``ns2_cases``: means over the errored cases' runs)."""
+    if cases is None:
         return {}
-    cases = cases_table(rows)
     builders: dict[str, Callable[[], dict[str, Any]]] = {
         f"E{i}": partial(fn, cases)
         for i, fn in enumerate(

@@ -30,9 +30,10 @@ from wattnet.experiments.report import (
 
 CASE_COLUMNS = [
     "n", "d_ms", "errors", "queue", "ql", "tt_mean_s", "tt_std_s", "network_overhead_pct", "extra_packets_sent",
-    "receiver_overhead_pct", "receiver_overhead_uncorrupted_pct", "acks_per_transfer", "utilisation",
-    "red_region_fraction", "bottleneck_drops", "bottleneck_early_drops", "bottleneck_marks", "timeouts",
-    "duplicate_packets", "corrupted_data_packets",
+    "receiver_overhead_pct", "receiver_overhead_with_corrupted_pct", "acks_per_transfer", "handshake_acks_per_transfer",
+    "utilisation", "red_region_fraction", "bottleneck_drops", "bottleneck_early_drops", "bottleneck_marks", "timeouts",
+    "duplicate_packets", "corrupted_data_packets", "tt_max_s", "longest_transfer_timeouts", "replications",
+    "tt_mean_s_sd", "receiver_overhead_pct_sd", "acks_per_transfer_sd",
 ]  # fmt: skip
 
 
@@ -70,7 +71,8 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
          f"segments of {MSS_BYTES} B"), "paper + interpretation (m = 70)"),
         ("errors", f"Bernoulli {ERROR_RATE:.0%} per packet, both directions of every client access link",
          "paper (§4.4) + interpretation (both directions)"),
-        ("replications", (f"1 (base seed {BASE_SEED}, derive_seed); {config['ci_replications']} for E10 at QL "
+        ("replications", (f"1 without errors, {config['error_replications']} with them (base seed {BASE_SEED}, "
+         f"derive_seed); {config['ci_replications']} for E10 at QL "
          f"{config['ci_ql']}: {named(config['ci_settings'])}"), "paper (§3.1)" + reduced),
         ("run length", ("until every transfer completes (checked); the run's end is set at 3 × the bottleneck's "
          "minimum busy time + 60 s"), "paper (§3)"),
@@ -79,14 +81,19 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
         (f"A 100 KB transfer is m = {SEGMENTS_PER_TRANSFER} full segments ({TRANSFER_BYTES} B): with m = 70 the paper's "
          "10.18 % and 2.78 % follow from its 1960 and 535 extra packets."),
         ("Network overhead = data segments the server sent (retransmissions included) − 11·n·m, over 11·n·m. Receiver "
-         "overhead = data segments that reached the clients, duplicates and corrupted ones included, "
-         "− 11·n·m, over 11·n·m. The paper's E7 values (0.56 % for ECN with 1 % errors) are below the "
-         "1 % of segments the errors alone corrupt, so the paper probably did not count corrupted segments; that "
-         "reading is shown beside as <code>receiver_overhead_uncorrupted_pct</code>; the checks count corrupted segments."),
+         "overhead = data segments the clients' TCP received, duplicates included, − 11·n·m, over 11·n·m: a corrupted "
+         "segment is not counted, as the paper ran ns-2, whose error model drops it before the receiver, and as its "
+         "E7 values (0.56 % for ECN with 1 % errors) are below the 1 % of segments the errors alone corrupt. The "
+         "reading that counts corrupted segments too is shown beside as "
+         "<code>receiver_overhead_with_corrupted_pct</code>."),
         ("Corrupted data segments are told from corrupted control packets by their size (1500 B against 40 B) on the "
          "links toward the clients."),
-        ("ACKs per transfer = pure ACKs a client sends per connection, the handshake's third segment included, the FIN "
-         "exchange excluded."),
+        ("ACKs per transfer = pure ACKs of data a client sends per connection: the handshake's third segment (and its "
+         "repeats, <code>handshake_acks_per_transfer</code>) and the FIN exchange excluded, as the paper's ns-2 agents "
+         "have no handshake."),
+        ("With errors every case runs several times (error-model seeds) and the tables and checks read the means; "
+         "<code>*_sd</code> columns are their seed-to-seed standard deviations. ns-2.35 runs as many replications, "
+         "each from its own substream of every error model's RNG."),
         "TT = time from the client's SYN to the last data byte; mean and sample STD over the 11·n transfers of a run.",
         "Utilisation = the bottleneck's busy time over the experiment (to the last completion).",
         f"E7 reads d = {E7_DELAY_MS} ms (the paper's text gives no d there); the check also shows the other d.",
@@ -110,9 +117,10 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
             "The ns-2.35 column: the same dumbbell, queues, RED parameters, Reno with ns-2.35's own agents "
             "(<code>Agent/TCP/Reno</code>, <code>TCPSink/DelAck</code> with its 100 ms interval, <code>windowInit_</code> "
             "2, 64 KB window, its one-way SYN) and 1 % <code>ErrorModel</code> losses on both directions of every "
-            "client access link, one run per case (<code>validation/studies/ecn_efficiency/dumbbell.tcl</code>). "
-            "ns-2.35 drops an errored packet where wattnet delivers it corrupted; both count it in the receiver "
-            "overhead."
+            "client access link, one run per case without errors and as many as wattnet's with them, each from its own "
+            "substream of the error models' RNGs (<code>validation/studies/ecn_efficiency/dumbbell.tcl</code>). "
+            "ns-2.35 drops an errored packet after the queue where wattnet's receiver discards it corrupted; neither "
+            "counts it as received."
         ),
         intro=f"{len(runs)} runs, {len(cases)} single-replication cases. Queue labels: D = DropTail, R = RED, "
         "E = RED + ECN (TCP/ECN at every host).",

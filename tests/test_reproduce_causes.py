@@ -184,21 +184,27 @@ def at(frame, column, value, **where):
     return frame
 
 
-def test_the_straggler_cause_quotes_ns2s_longest_transfer_and_the_spreads_without_it():
-    clean = ecn_cases([(10, 20, False), (25, 20, False)], [16, 32, 64, 128], tt_mean_s=10.0,
-                      tt_mean_without_longest_s=10.0, tt_max_s=20.0, longest_transfer_timeouts=1, utilisation=0.99)  # fmt: skip
-    # ns-2.35's DropTail at n 25, QL 16: one 100 s transfer with 7 timeouts lifts the mean from 10 to 11 s.
+def test_the_straggler_cause_quotes_the_run_that_sets_ns2s_widest_spread_and_its_clients_in_progress():
+    clean = ecn_cases([(10, 20, False), (25, 20, False)], [16, 32, 64, 128], tt_mean_s=10.0, transfers=275,
+                      experiment_s=100.0, tt_mean_without_longest_s=10.0, tt_max_s=20.0, longest_transfer_timeouts=1,
+                      utilisation=0.99)  # fmt: skip
+    # ns-2.35's DropTail at n 25, QL 16: a 100 s transfer with 7 timeouts keeps the run going to 150 s
+    # while the other transfers, sharing the bottleneck among fewer, average 8.7 s and the run's mean 9 s.
     straggler = {"queue": "DT", "n": 25, "ql": 16}
-    for column, value in [("tt_mean_s_ns2", 11.0), ("tt_max_s_ns2", 100.0), ("longest_transfer_timeouts_ns2", 7),
+    for column, value in [("tt_mean_s_ns2", 9.0), ("tt_max_s_ns2", 100.0), ("longest_transfer_timeouts_ns2", 7),
+                          ("experiment_s_ns2", 150.0), ("tt_mean_without_longest_s_ns2", 8.7),
                           ("utilisation_ns2", 0.775)]:  # fmt: skip
         at(clean, column, value, **straggler)
     at(clean, "utilisation", 0.95, queue="RED", n=10, ql=32)
     cause = straggler_cause(clean)
-    # 10 against 11 s: 10/11 − 1 = −9.1 %; the spread over QL (11 − 10)/mean(11, 10, 10, 10) = 1/10.25 = 9.76 %.
-    assert "within 9.1 % of ns-2.35's, but over QL 16–128 it spreads by up to 0.0 % in wattnet and 9.8 %" in cause
-    assert "(DT, n 25). There ns-2.35's QL 16 run has a straggler: its longest transfer takes 100.0 s with 7" in cause
-    assert "other transfers average 10.00 s (wattnet's longest there: 20.0 s, 1 timeouts)" in cause
-    assert "spreads are 0.0 % (wattnet) and 0.0 % (ns-2.35)" in cause
+    # 10/9 − 1 = 11.1 %; the spread over QL (10 − 9)/mean(9, 10, 10, 10) = 1/9.75 = 10.3 %, none without QL 16.
+    assert "within 11.1 % of ns-2.35's, but over QL 16–128 it spreads by up to 0.0 % in wattnet and 10.3 %" in cause
+    assert "(DT, n 25); without QL 16 the largest spreads are 0.0 % and 0.0 %." in cause
+    assert "QL 16 run there averages 9.00 s against 10.00–10.00 s at the other QLs" in cause
+    assert "takes 100.0 s with 7 timeouts (wattnet's longest there: 20.0 s, 1), the run lasts 150.0 s" in cause
+    # Little's law: 275 transfers × 9 s / 150 s = 16.5 in progress, against 275 × 10/100 = 27.5.
+    assert "16.5 transfers are in progress on average against 27.5–27.5" in cause
+    assert "among fewer clients, average 8.70 s" in cause
     assert "wattnet's 95.0 % (RED, n 10, QL 32) and ns-2.35's 77.5 % (DT, n 25, QL 16)" in cause
 
 

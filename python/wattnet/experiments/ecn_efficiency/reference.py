@@ -45,7 +45,7 @@ def ns2_comparison(cases: pd.DataFrame, ns2: pd.DataFrame | None) -> pd.DataFram
         return pd.DataFrame()
     columns = [
         "network_overhead_pct", "extra_packets_sent", "bottleneck_drops", "tt_mean_s", "acks_per_transfer", "utilisation",
-        "replications", "tt_mean_s_sd", "tt_max_s", "tt_mean_without_longest_s", "longest_transfer_timeouts",
+        "transfers", "experiment_s", "replications", "tt_mean_s_sd", "tt_max_s", "tt_mean_without_longest_s", "longest_transfer_timeouts",
         "timeouts", "data_packets_received", "receiver_overhead_pct", "receiver_overhead_pct_sd", "acks_per_transfer_sd",
     ]  # fmt: skip
     return cases[CASE_KEY + columns].merge(ns2[CASE_KEY + columns], on=CASE_KEY, suffixes=("", "_ns2"))
@@ -64,7 +64,7 @@ def explanations(against: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
     if not len(clean):
         return out
     out["E1"] = straggler_cause(clean)
-    out |= error_causes(against[against["errors"]])
+    out |= error_causes(against[against["errors"]], cases)
 
     def total(queue: str, column: str) -> float:
         return float(clean.loc[clean["queue"] == queue, column].sum())

@@ -4,7 +4,8 @@ wattnet's columns and ns-2.35's with the suffix ``_ns2``; errored cases are mean
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, cast
+
 import pandas as pd
 
 from wattnet.experiments.ecn_efficiency.params import E7_DELAY_MS, FILES_PER_CLIENT, QUEUES, SEGMENTS_PER_TRANSFER
@@ -18,7 +19,7 @@ def _spread_pct(frame: pd.DataFrame, column: str) -> pd.Series:
     return 100 * (groups.max() - groups.min()) / groups.mean()
 
 
-def _by_queue(values: dict[str, float], digits: int = 2, unit: str = "") -> str:
+def _by_queue(values: dict[Any, float], digits: int = 2, unit: str = "") -> str:
     return ", ".join(f"{queue} {values[queue]:.{digits}f}{unit}" for queue in QUEUES if queue in values)
 
 
@@ -30,10 +31,10 @@ def straggler_cause(clean: pd.DataFrame) -> str:
     busy = clean[(clean["d_ms"] == 20) & clean["n"].isin([10, 25])]
     tt_gap = float((100 * (busy["tt_mean_s"] / busy[f"tt_mean_s{NS2}"] - 1)).abs().max())
     ours, theirs = _spread_pct(busy, "tt_mean_s"), _spread_pct(busy, f"tt_mean_s{NS2}")
-    n, queue = theirs.idxmax()
+    n, queue = cast(tuple[int, str], theirs.idxmax())
     setting = busy[(busy["n"] == n) & (busy["queue"] == queue)].set_index("ql")
     tt = setting[f"tt_mean_s{NS2}"]
-    ql = (tt - tt.median()).abs().idxmax()
+    ql = int(cast(int, (tt - tt.median()).abs().idxmax()))
     odd, others = setting.loc[ql], setting.drop(ql)
     rest = busy[busy["ql"] != ql]
     in_progress = setting["transfers"] * tt / setting[f"experiment_s{NS2}"]
@@ -86,10 +87,9 @@ def _receiver_cause(noisy: pd.DataFrame) -> str:
         return {q: float(duplicates[q] / max(case.loc[q, f"timeouts{suffix}"], 1.0)) for q in case.index}
 
     def overhead(suffix: str) -> str:
-        return ", ".join(
-            f"{q} {case.loc[q, f'receiver_overhead_pct{suffix}']:.2f} ± {case.loc[q, f'receiver_overhead_pct_sd{suffix}']:.2f}"
-            for q in QUEUES
-        )
+        mean = case[f"receiver_overhead_pct{suffix}"].to_dict()
+        sd = case[f"receiver_overhead_pct_sd{suffix}"].to_dict()
+        return ", ".join(f"{q} {mean[q]:.2f} ± {sd[q]:.2f}" for q in QUEUES)
 
     return (
         f"Counted alike (segments the clients' TCP receives: ns-2.35's error model drops an errored segment before "
@@ -118,13 +118,14 @@ def _noise_cause(noisy: pd.DataFrame) -> str:
     parts = []
     for d, ql in ((2, 16), (20, 16), (2, 64)):
         case = noisy[(noisy["n"] == 25) & (noisy["d_ms"] == d) & (noisy["ql"] == ql)].set_index("queue")
+        ecn, dt = case.loc["ECN"].to_dict(), case.loc["DT"].to_dict()
         texts = []
         for suffix in ("", NS2):
-            gap = float(case.loc["ECN", f"tt_mean_s{suffix}"] - case.loc["DT", f"tt_mean_s{suffix}"])
-            runs = case.loc[["ECN", "DT"], f"replications{suffix}"].to_numpy()
-            sds = case.loc[["ECN", "DT"], f"tt_mean_s_sd{suffix}"].to_numpy()
-            error = float(np.sqrt((sds**2 / runs).sum()))
-            within += abs(gap) <= 2 * error
+            mean, sd, runs = f"tt_mean_s{suffix}", f"tt_mean_s_sd{suffix}", f"replications{suffix}"
+            gap = ecn[mean] - dt[mean]
+            # The standard error of a difference of two independent means over their runs.
+            error = (ecn[sd] ** 2 / ecn[runs] + dt[sd] ** 2 / dt[runs]) ** 0.5
+            within += int(abs(gap) <= 2 * error)
             texts.append(f"{gap:+.2f} ± {error:.2f}")
         parts.append(f"QL {ql}, d {d} ms: wattnet {texts[0]} s, ns-2.35 {texts[1]} s")
     return (

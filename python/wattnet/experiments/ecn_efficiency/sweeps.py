@@ -79,7 +79,7 @@ def run_metrics(run_dir: Path, n: int, queue: dict[str, Any]) -> dict[str, Any]:
         int(downlinks["corrupted_packets"].sum()), int(downlinks["corrupted_bytes"].sum())
     )
     tt = connections["transfer_time_s"]
-    longest = tt.idxmax()
+    longest = int(tt.to_numpy().argmax())
     sent = int(connections["data_packets_sent"].sum())
     received = int(connections["data_packets_received"].sum())
     end_s = float(connections["completed_s"].max())
@@ -90,8 +90,8 @@ def run_metrics(run_dir: Path, n: int, queue: dict[str, Any]) -> dict[str, Any]:
         "tt_std_s": float(tt.std(ddof=1)),
         # The run's straggler: its longest transfer, the mean without it and its timeouts (E1).
         "tt_max_s": float(tt.max()),
-        "tt_mean_without_longest_s": float(tt.drop(longest).mean()),
-        "longest_transfer_timeouts": int(connections.loc[longest, "timeouts"]),
+        "tt_mean_without_longest_s": float(tt.drop(tt.index[longest]).mean()),
+        "longest_transfer_timeouts": int(connections["timeouts"].to_numpy()[longest]),
         "experiment_s": end_s,
         "data_packets_sent": sent,
         "extra_packets_sent": sent - minimum,

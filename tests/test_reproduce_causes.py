@@ -211,7 +211,7 @@ def test_the_straggler_cause_quotes_the_run_that_sets_ns2s_widest_spread_and_its
 def errored_cases():
     """The errored settings of the quick grid, 4 runs of each case in both simulators."""
     settings = [(n, d, True) for n in (10, 25) for d in (2, 20)]
-    return ecn_cases(settings, [16, 32, 64, 128], replications=4, tt_mean_s=10.0, tt_mean_s_sd=0.2,
+    return ecn_cases(settings, [16, 32, 64, 128], replications=4, transfers=275, tt_mean_s=10.0, tt_mean_s_sd=0.2,
                      receiver_overhead_pct=1.0, receiver_overhead_pct_sd=0.1, timeouts=275.0,
                      acks_per_transfer=40.0, acks_per_transfer_sd=0.5, data_packets_received=22000.0,
                      handshake_acks_per_transfer=1.01)  # fmt: skip
@@ -236,17 +236,27 @@ def test_the_noise_cause_sets_the_papers_orderings_against_the_standard_error_of
     assert ": 5 of these 6 differences are within two standard errors of zero" in cause
 
 
-def test_the_ack_cause_splits_acks_per_transfer_into_segments_received_and_acks_per_segment():
+def test_the_ack_cause_splits_the_ack_gap_into_extra_segments_and_acks_per_segment():
     noisy = errored_cases()
-    # ns-2.35: 45 ACKs and 24 750 segments received per run of 275 transfers (90 per transfer, 10 more than
-    # wattnet's 80): 45 · 275/24 750 = 0.5 ACK per segment, as wattnet's 40 · 275/22 000.
+    # ns-2.35 at n 25, d 2 ms: 45 ACKs per transfer and 24 750 segments per run of 275 transfers, 90 per transfer
+    # against wattnet's 80 (22 000): 0.5 ACK per segment in both (45/90, 40/80), so the 5 more ACKs are
+    # (90 − 80) · 0.5 = 5.0 from the extra segments and 90 · (0.5 − 0.5) = 0 from the rate.
     noisy["acks_per_transfer_ns2"] = 45.0
     noisy["data_packets_received_ns2"] = 24750.0
-    cases = noisy.assign(handshake_acks_per_transfer=1.01)
-    cause = error_causes(noisy, cases)["E9"]
+    # Without errors: 19 250 segments (70 per transfer), 36 ACKs per transfer in wattnet (36/70 = 0.514 per
+    # segment) and 38.5 in ns-2.35 (0.550).
+    clean = ecn_cases([(25, 20, False)], [16, 32, 64, 128], transfers=275, acks_per_transfer=36.0,
+                      data_packets_received=19250.0).assign(acks_per_transfer_ns2=38.5)  # fmt: skip
+    cause = error_causes(pd.concat([noisy, clean], ignore_index=True), noisy)["E9"]
     assert "wattnet's handshake ACKs (1.01 per transfer) are left out" in cause
-    assert "send DT 5.0, RED 5.0, ECN 5.0 more ACKs per transfer than wattnet's and receive DT 10.0" in cause
-    assert "they send DT 0.500, RED 0.500, ECN 0.500 ACKs against wattnet's DT 0.500" in cause
+    assert (
+        "send DT 5.0, RED 5.0, ECN 5.0 more ACKs per transfer than wattnet's: DT 5.0, RED 5.0, ECN 5.0 of them" in cause
+    )
+    assert (
+        "segments (duplicates), DT 0.0, RED 0.0, ECN 0.0 because they answer a segment with an ACK more often" in cause
+    )
+    assert "(DT 0.500, RED 0.500, ECN 0.500 ACKs per segment against DT 0.500, RED 0.500, ECN 0.500)" in cause
+    assert "without errors (n 25) they send 0.550 ACKs per segment received against 0.514." in cause
     assert cause.endswith("vary from seed to seed by up to 0.5 (SD).")
 
 

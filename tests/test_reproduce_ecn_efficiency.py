@@ -48,19 +48,20 @@ def test_checks_are_e1_to_e11_with_the_six_fields(reproduction):
 
 def test_every_transfer_completes_and_a_drop_free_run_needs_no_extra_packets(cases):
     assert (cases["transfers"] == 11 * cases["n"]).all()
-    # with delayed ACKs the floor is ⌈m/2⌉ + 1 = 36 ACKs per transfer.
-    assert (cases["acks_per_transfer"] >= 36).all()
+    # ACKs of data, the handshake's left out: with delayed ACKs the floor is ⌈m/2⌉ = 35 per transfer.
+    assert (cases["acks_per_transfer"] >= 35).all()
     assert (cases["network_overhead_pct"] >= 0).all()
-    # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead. Their ACKs are the
-    # floor plus those ns-2.35's 100 ms delayed-ACK timer sends on the same scenario (its stored
-    # runs: 37.6 per transfer, without the handshake's ACK, which wattnet counts), within one.
+    # Five clients behind a 128-packet DropTail buffer lose nothing: no overhead, and exactly one handshake
+    # ACK per transfer. Their ACKs of data are the floor plus those the 100 ms delayed-ACK timer sends, as
+    # ns-2.35's on the same scenario (its stored runs: 37.6 per transfer; wattnet 38.0), within one.
     quiet = cases[(cases["n"] == 5) & (cases["queue"] == "DT") & (cases["ql"] == 128) & ~cases["errors"]]
     assert len(quiet) == 2
     assert (quiet["network_overhead_pct"] == 0).all() and (quiet["receiver_overhead_pct"] == 0).all()
+    assert (quiet["handshake_acks_per_transfer"] == 1).all()
     ns2 = reference_rows("ecn-efficiency")
     ns2 = ns2[(ns2["n"] == 5) & (ns2["queue"] == "DT") & (ns2["ql"] == 128) & ~ns2["errors"]].set_index("d_ms")
     for row in quiet.itertuples():
-        assert abs(row.acks_per_transfer - (ns2.loc[row.d_ms, "acks_per_transfer"] + 1)) <= 1, row
+        assert abs(row.acks_per_transfer - ns2.loc[row.d_ms, "acks_per_transfer"]) <= 1, row
 
 
 @pytest.mark.parametrize("n", [10, 25])
@@ -101,7 +102,7 @@ def test_e2_droptail_overhead_and_the_order_at_25_clients(cases):
 
 def test_ecn_sends_fewer_acks_and_more_so_with_larger_buffers(cases):
     """E9 (§4.6, Fig. 7), with errors: at n = 25, d = 2 ms ECN sends fewer ACKs than DT at every QL,
-    the saving grows with QL up to 64 (ns-2.35 on the same runs: 5.6, 10.5 and 14.2 %, then 9.4 % at QL 128);
+    the saving grows with QL up to 64 (ns-2.35's means over as many runs: 4.5, 11.5 and 14.9 %, then 8.4 % at QL 128);
     ECN sends fewer than RED in every error case."""
     acks = setting(cases, 25, 2, True, "acks_per_transfer")
     saving = (acks["DT"] - acks["ECN"]) / acks["DT"]
@@ -109,8 +110,8 @@ def test_ecn_sends_fewer_acks_and_more_so_with_larger_buffers(cases):
     noisy = cases[cases["errors"] & cases["n"].isin([10, 25])].pivot_table(
         index=["n", "d_ms", "ql"], columns="queue", values="acks_per_transfer"
     )
-    # With ns-2.35's RED (the ns2 preset) also at 25 clients, d 20 ms, QL 16: 48.3 against 51.7 (ns-2.35 51.3
-    # and 56.4), where a RED counting packets tied (51.0 and 51.0).
+    # With ns-2.35's RED (the ns2 preset) also at 25 clients, d 20 ms, QL 16: 48.1 against 50.7 (ns-2.35 52.7
+    # and 57.2, means over the runs), where a RED counting packets tied in one run (51.0 and 51.0).
     assert (noisy["ECN"] < noisy["RED"]).all(), noisy
 
 

@@ -61,11 +61,13 @@ def straggler_cause(clean: pd.DataFrame) -> str:
     )
 
 
-def error_causes(noisy: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
-    """E7, E8 and E9 from the errored cases both ran (``noisy``) and wattnet's cases (its handshake ACKs)."""
+def error_causes(against: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
+    """E7, E8 and E9 from the cases both ran (``against``: the errored ones, and for E9 the error-free ones
+    too) and wattnet's cases (its handshake ACKs)."""
+    noisy = against[against["errors"]]
     if not len(noisy):
         return {}
-    return {"E7": _receiver_cause(noisy), "E8": _noise_cause(noisy), "E9": _ack_cause(noisy, cases)}
+    return {"E7": _receiver_cause(noisy), "E8": _noise_cause(noisy), "E9": _ack_cause(against, cases)}
 
 
 def _replications(noisy: pd.DataFrame) -> str:
@@ -138,27 +140,44 @@ def _noise_cause(noisy: pd.DataFrame) -> str:
     )
 
 
-def _ack_cause(noisy: pd.DataFrame, cases: pd.DataFrame) -> str:
-    """E9 at n = 25, d = 2 ms: ACKs per transfer split into segments received per transfer and ACKs per
-    segment received, averaged over QL per queue."""
-    setting = noisy[(noisy["n"] == 25) & (noisy["d_ms"] == 2)]
+def _acks_per_segment(rows: pd.DataFrame, suffix: str) -> float:
+    return float(
+        (rows[f"acks_per_transfer{suffix}"] * rows["transfers"]).sum() / rows[f"data_packets_received{suffix}"].sum()
+    )
+
+
+def _ack_cause(against: pd.DataFrame, cases: pd.DataFrame) -> str:
+    """E9 at n = 25, d = 2 ms: the ACK gap per transfer split exactly into the extra segments received (at
+    wattnet's ACKs per segment) and the extra ACKs per segment (on ns-2.35's segments), averaged over QL per
+    queue; and ACKs per segment without errors, where no loss is random."""
+    setting = against[against["errors"] & (against["n"] == 25) & (against["d_ms"] == 2)]
     transfers = 25 * FILES_PER_CLIENT
     mean = setting.groupby("queue")[
         ["acks_per_transfer", f"acks_per_transfer{NS2}", "data_packets_received", f"data_packets_received{NS2}"]
     ].mean()
+    received_ours = mean["data_packets_received"] / transfers
+    received_theirs = mean[f"data_packets_received{NS2}"] / transfers
+    rate_ours = mean["acks_per_transfer"] / received_ours
+    rate_theirs = mean[f"acks_per_transfer{NS2}"] / received_theirs
+    from_segments = ((received_theirs - received_ours) * rate_ours).to_dict()
+    from_rate = (received_theirs * (rate_theirs - rate_ours)).to_dict()
     more_acks = (mean[f"acks_per_transfer{NS2}"] - mean["acks_per_transfer"]).to_dict()
-    more_received = ((mean[f"data_packets_received{NS2}"] - mean["data_packets_received"]) / transfers).to_dict()
-    ratio_ours = (mean["acks_per_transfer"] * transfers / mean["data_packets_received"]).to_dict()
-    ratio_theirs = (mean[f"acks_per_transfer{NS2}"] * transfers / mean[f"data_packets_received{NS2}"]).to_dict()
+    clean = against[~against["errors"] & (against["n"] == 25)]
     ours = cases[cases["errors"] & (cases["n"] == 25) & (cases["d_ms"] == 2)]
     handshake = float(ours["handshake_acks_per_transfer"].mean())
     sd = float(max(setting["acks_per_transfer_sd"].max(), setting[f"acks_per_transfer_sd{NS2}"].max()))
+    without_errors = (
+        f"; without errors (n 25) they send {_acks_per_segment(clean, NS2):.3f} ACKs per segment received against "
+        f"{_acks_per_segment(clean, ''):.3f}"
+        if len(clean)
+        else ""
+    )
     return (
         "Counted alike, ACKs of data only: ns-2.35's one-way agents, as the paper ran them, have no handshake, and "
         f"wattnet's handshake ACKs ({handshake:.2f} per transfer) are left out. At n 25, d 2 ms with errors "
-        f"({_replications(noisy)}, averaged over QL) ns-2.35's clients send {_by_queue(more_acks, 1)} more ACKs per "
-        f"transfer than wattnet's and receive {_by_queue(more_received, 1)} more segments per transfer; per segment "
-        f"received they send {_by_queue(ratio_theirs, 3)} ACKs against wattnet's {_by_queue(ratio_ours, 3)}, so the "
-        "extra ACKs answer the extra (duplicate) segments ns-2.35's senders resend (see E7 and E2). A case's ACKs "
-        f"per transfer vary from seed to seed by up to {sd:.1f} (SD)."
+        f"({_replications(setting)}, averaged over QL) ns-2.35's clients send {_by_queue(more_acks, 1)} more ACKs per "
+        f"transfer than wattnet's: {_by_queue(from_segments, 1)} of them because they receive more segments "
+        f"(duplicates), {_by_queue(from_rate, 1)} because they answer a segment with an ACK more often "
+        f"({_by_queue(rate_theirs.to_dict(), 3)} ACKs per segment against {_by_queue(rate_ours.to_dict(), 3)})"
+        f"{without_errors}. A case's ACKs per transfer vary from seed to seed by up to {sd:.1f} (SD)."
     )

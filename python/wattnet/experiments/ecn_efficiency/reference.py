@@ -64,7 +64,7 @@ def explanations(against: pd.DataFrame, cases: pd.DataFrame) -> dict[str, str]:
     if not len(clean):
         return out
     out["E1"] = straggler_cause(clean)
-    out |= error_causes(against[against["errors"]], cases)
+    out |= error_causes(against, cases)
 
     def total(queue: str, column: str) -> float:
         return float(clean.loc[clean["queue"] == queue, column].sum())

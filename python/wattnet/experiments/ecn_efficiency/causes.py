@@ -95,7 +95,7 @@ def _receiver_cause(noisy: pd.DataFrame) -> str:
 
     return (
         f"Counted alike (segments the clients' TCP receives: ns-2.35's error model drops an errored segment before "
-        f"the receiver, wattnet's receiver discards it), the receiver overhead at n 25, d {E7_DELAY_MS} ms, QL 128 "
+        f"the receiver, wattnet's client discards it corrupted), the receiver overhead at n 25, d {E7_DELAY_MS} ms, QL 128 "
         f"({_replications(noisy)}, mean ± seed-to-seed SD) is {overhead('')} % in wattnet and {overhead(NS2)} % in "
         "ns-2.35. Every extra segment a client receives is a duplicate, resent mostly after a timeout: wattnet's "
         f"senders time out {_by_queue(per_queue('timeouts', 1 / transfers))} times per transfer against ns-2.35's "

@@ -119,7 +119,7 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
             "2, 64 KB window, its one-way SYN) and 1 % <code>ErrorModel</code> losses on both directions of every "
             "client access link, one run per case without errors and as many as wattnet's with them, each from its own "
             "substream of the error models' RNGs (<code>validation/studies/ecn_efficiency/dumbbell.tcl</code>). "
-            "ns-2.35 drops an errored packet after the queue where wattnet's receiver discards it corrupted; neither "
+            "ns-2.35 drops an errored packet after the queue where wattnet's client discards it corrupted; neither "
             "counts it as received."
         ),
         intro=f"{len(runs)} runs, {len(cases)} single-replication cases. Queue labels: D = DropTail, R = RED, "

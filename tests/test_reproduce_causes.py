@@ -233,7 +233,13 @@ def test_the_noise_cause_sets_the_papers_orderings_against_the_standard_error_of
     )
     # The other differences are 0 ± √(2 · 0.04/4) = ± 0.14: 5 of 6 within two standard errors.
     assert "QL 16, d 2 ms: wattnet -0.60 ± 0.25 s, ns-2.35 +0.00 ± 0.14 s" in cause
-    assert ": 5 of these 6 differences are within two standard errors of zero" in cause
+    assert ": 5 of these 6 differences are within two standard errors of zero, so most orderings" in cause
+    # Every difference 1 s, at least 4 standard errors (0.25 s at most): none within, all beyond the noise.
+    noisy.loc[noisy["queue"] == "ECN", ["tt_mean_s", "tt_mean_s_ns2"]] = 11.0
+    beyond = error_causes(noisy, noisy)["E8"]
+    assert beyond.endswith(
+        ": 0 of these 6 differences are within two standard errors of zero, the others beyond the seed-to-seed noise."
+    )
 
 
 def test_the_ack_cause_splits_the_ack_gap_into_extra_segments_and_acks_per_segment():

@@ -152,12 +152,15 @@ def test_a_second_run_reuses_the_stored_runs(reproduction):
 def test_errored_cases_are_means_over_as_many_runs_as_ns2s_and_count_what_ns2_counts(cases):
     """With errors the checks read means over replications, ns-2.35's over as many runs (substreams of
     its error models); both count as received only the segments the clients' TCP got."""
-    from wattnet.experiments.ecn_efficiency import QUICK, SEGMENTS_PER_TRANSFER, ns2_cases
+    from wattnet.experiments.ecn_efficiency import FULL, QUICK, SEGMENTS_PER_TRANSFER, ns2_cases
 
     noisy, clean = cases[cases["errors"]], cases[~cases["errors"]]
     assert (noisy["replications"] == QUICK["error_replications"]).all() and (clean["replications"] == 1).all()
     ns2 = ns2_cases(QUICK)
     assert ns2 is not None
+    # The stored reference has the full grid's runs of every errored case; quick mode reads its first ones.
+    stored = reference_rows("ecn-efficiency")
+    assert (stored[stored["errors"]].groupby(["n", "d_ms", "queue", "ql"]).size() == FULL["error_replications"]).all()
     assert (ns2.loc[ns2["errors"], "replications"] == QUICK["error_replications"]).all()
     for table in (cases, ns2):
         minimum = table["transfers"] * SEGMENTS_PER_TRANSFER

@@ -314,6 +314,10 @@ class Tcp(_Model):
     grow_on_recovery_exit: bool | None = None
     """The ACK that ends fast recovery also grows the window, as every new ACK outside recovery does (ns-2.35
     recv_newack_helper() → opencwnd()); default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3)."""
+    rtt_in_ticks: bool | None = None
+    """RTT samples counted in whole ticks of clock_granularity_s (the tick boundaries between send and ACK, at least
+    one) and smoothed in integer eighths and quarters of a tick, RTO = floor(SRTT + 4·RTTVAR) ticks, at least
+    min_rto_s (ns-2.35 tcp.cc rtt_update(), rtt_timeout()); default false (RFC 6298 §2 on the exact samples)."""
     mark_lost_retransmissions: bool | None = None
     """With SACK, a retransmission is lost once data first sent after it is SACKed, or once a retransmission sent
     more than dupthresh + 1 after it is acknowledged, and is resent without waiting for the timer (ns-2.35's TCP-Linux

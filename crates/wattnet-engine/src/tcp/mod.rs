@@ -204,6 +204,7 @@ impl TcpConfig {
             min: secs(spec.min_rto_s, d.min_rto_s, "min_rto_s")?,
             max: secs(spec.max_rto_s, d.max_rto_s, "max_rto_s")?,
             granularity: secs(spec.clock_granularity_s, d.granularity_s, "clock_granularity_s")?,
+            tick_counted: spec.rtt_in_ticks.unwrap_or(d.rtt_in_ticks),
         };
         if rto.initial == 0 || rto.max < rto.min {
             return Err(ScenarioError::new(field.to_string(), "needs initial_rto_s > 0 and max_rto_s >= min_rto_s"));
@@ -396,6 +397,7 @@ impl TcpConfig {
             ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
             precision_reduce: Some(self.precision_reduce),
             grow_on_recovery_exit: Some(self.grow_on_recovery_exit),
+            rtt_in_ticks: Some(self.rto.tick_counted),
             mark_lost_retransmissions: Some(self.mark_lost_retransmissions),
             rto_restart_on_every_ack: Some(self.rto_restart_on_every_ack),
         }
@@ -435,6 +437,7 @@ struct Defaults {
     ecn_halve_cwnd: bool,
     precision_reduce: bool,
     grow_on_recovery_exit: bool,
+    rtt_in_ticks: bool,
     /// `mark_lost_retransmissions` and `rto_restart_on_every_ack` for BIC and CUBIC, the rules of
     /// ns-2.35's TCP-Linux agent.
     linux_agent_rules: bool,
@@ -474,6 +477,7 @@ impl Defaults {
             ecn_halve_cwnd: false,
             precision_reduce: false,
             grow_on_recovery_exit: false,
+            rtt_in_ticks: false,
             linux_agent_rules: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard

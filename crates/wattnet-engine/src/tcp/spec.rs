@@ -95,6 +95,10 @@ pub struct TcpSpec {
     /// does (ns-2.35 `tcp.cc` `recv_newack_helper()` → `opencwnd()`, reached from `tcp-reno.cc`
     /// and `tcp-newreno.cc` `recv()`). Default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
     pub grow_on_recovery_exit: Option<bool>,
+    /// RTT samples counted in whole ticks of `clock_granularity_s` and smoothed in integer
+    /// eighths and quarters of a tick, RTO = ⌊SRTT + 4·RTTVAR⌋ ticks (ns-2.35 `tcp.cc`
+    /// `rtt_update()`), instead of RFC 6298 §2 on the exact samples. Default false.
+    pub rtt_in_ticks: Option<bool>,
     /// With SACK, find a lost retransmission without waiting for the timer: it is lost once
     /// data first sent after it is SACKed, or a retransmission sent more than `dupthresh` + 1
     /// after it is acknowledged (ns-2.35's TCP-Linux agent, `scoreboard1.cc`; Linux 2.6's

@@ -271,7 +271,7 @@ impl Sender {
     fn establish(&mut self, ctx: &mut Ctx) {
         // RFC 6298 §5.7 / Karn: the SYN's RTT counts only if it was sent once.
         if self.syn_tries == 0 {
-            self.rto.sample(ctx.now - self.syn_sent_at);
+            self.rto.sample(ctx.now - self.syn_sent_at, ctx.now);
         } else {
             self.rto.after_retransmitted_syn();
         }
@@ -349,7 +349,7 @@ impl Sender {
             self.take_rtt_sample(ack, ctx.now)
         };
         if let Some(r) = rtt {
-            self.rto.sample(r);
+            self.rto.sample(r, ctx.now);
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
         // The algorithm sees a Karn-safe sample on every ACK, however the RTO estimator times

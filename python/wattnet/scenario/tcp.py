@@ -307,6 +307,10 @@ class Tcp(_Model):
     """After an ECN-Echo, cwnd = half of min(cwnd, receive window), fraction kept, at least one segment (ns-2.35
     tcp.cc ecn(): slowdown(CLOSE_CWND_HALF) with precisionReduce_ true) instead of the new ssthresh (RFC 3168 §6.1.2,
     at least two segments); classic ECN only (DCTCP keeps RFC 8257's reduction); default false (``ns2``: true)."""
+    ecn_cwnd_below_one: bool | None = None
+    """With ecn_halve_cwnd, no floor of one segment: an ECN-Echo below two segments leaves cwnd under one, and the
+    sender sends nothing until its retransmission timer expires, then resumes with cwnd 1 (ns-2.35 tcp.cc ecn(),
+    newtimer(), timeout(); RFC 3168 §6.1.2's wait); default false."""
     precision_reduce: bool | None = None
     """A reduction halves cwnd keeping its fraction and truncates only ssthresh (ns-2.35 tcp.cc slowdown() with
     precisionReduce_ true): ssthresh = floor(half), fast recovery inflates the half and ends with cwnd = half; with

@@ -86,6 +86,11 @@ pub struct TcpSpec {
     /// true) instead of cwnd = the new ssthresh (RFC 3168 §6.1.2, at least two segments);
     /// default false (`ns2` true).
     pub ecn_halve_cwnd: Option<bool>,
+    /// With `ecn_halve_cwnd`, no floor of one segment: an ECN-Echo below two segments leaves cwnd
+    /// under one, and the sender sends nothing until its retransmission timer expires, then
+    /// resumes with cwnd 1 (ns-2.35 `tcp.cc` `ecn()`, `newtimer()`, `timeout()`; RFC 3168
+    /// §6.1.2's wait at one segment). Default false.
+    pub ecn_cwnd_below_one: Option<bool>,
     /// A reduction halves cwnd keeping its fraction and truncates only ssthresh (ns-2.35 `tcp.cc`
     /// `slowdown()` with `precisionReduce_` true): ssthresh = ⌊half⌋, fast recovery inflates half
     /// and ends with cwnd = half; with `ssthresh_rule = "cwnd"` the half is taken of the unrounded

@@ -64,7 +64,7 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
         ("initial window", "2 segments", "ns-2.35 default (windowInit_ 2)"),
         ("loss response", ("limited transmit on the first two duplicate ACKs, also resending after a timeout as "
          "send_one() does; a loss halves cwnd with its fraction (ssthresh truncated); the ACK that ends fast recovery "
-         "grows cwnd once; an ECN-Echo halves cwnd down to 1 segment"),
+         "grows cwnd once; an ECN-Echo halves cwnd, below one segment the sender waits for its timer"),
          "ns-2.35 default (singledup_ 1, precisionReduce_ true, tcp.cc recv_newack_helper() and ecn())"),
         ("RTO", ("initial 3 s, minimum 0.2 s; one timed segment per RTT, counted in 10 ms ticks, RTO = "
          "floor(SRTT + 4·RTTVAR) ticks"), "ns-2.35 default (rtxcur_init_, minrto_, tcpTick_, tcp.cc rtt_update())"),

@@ -123,13 +123,13 @@ def overhead_causes(clean: pd.DataFrame) -> dict[str, str]:
 
     queues = ("DT", "RED", "ECN")
     gap = (clean["bottleneck_drops"] - clean["bottleneck_drops_ns2"]).abs()
-    widest = clean.loc[gap.idxmax()]
+    widest = clean.iloc[int(gap.to_numpy().argmax())]
     common = (
         "Over the error-free cases each drop costs wattnet's server "
         + ", ".join(f"{per_drop(q, '')} extra packets against ns-2.35's {per_drop(q, '_ns2')} with {q}" for q in queues)
         + ", as both senders run ns-2.35's Reno rules (singledup_ 1 with send_one() after timeouts, precisionReduce_, "
-        "the ACK that ends recovery growing cwnd, the RTO counted in 10 ms ticks), which send the same packets in the "
-        "same order with one client; the bottleneck drops "
+        "the ACK that ends recovery growing cwnd, the RTO counted in 10 ms ticks, cwnd below one segment after an "
+        "ECN-Echo), which send the same packets in the same order with one client; the bottleneck drops "
         + ", ".join(
             f"{total(q, 'bottleneck_drops'):.0f} packets against {total(q, 'bottleneck_drops_ns2'):.0f} with {q}"
             for q in queues
@@ -139,20 +139,19 @@ def overhead_causes(clean: pd.DataFrame) -> dict[str, str]:
         "packet traces first part at a retransmission timeout one 10 ms tick apart, because ns-2.35 starts each "
         "agent's tick clock at a random phase (boot_time_) and wattnet at 0; from there the clients' packets reach "
         "the bottleneck in another order, which changes which ones it drops. ns-2.35's runs of the widest case with "
-        "other seeds (other phases) close only part of that gap (docs/validation-studies.md). One ns-2.35 rule that "
-        "acts with small windows is not modelled: its ecn() lets cwnd fall below one segment and then waits for the "
-        "retransmission timer, where wattnet keeps one segment; DropTail's gap at many clients remains to be traced."
+        "other seeds (other phases) close only part of that gap (docs/validation-studies.md), so with many clients "
+        "a difference beyond the tick phase remains, not yet traced."
     )
-    indexed = clean.set_index(["n", "d_ms", "queue", "ql"])
+    rows = {(int(r["n"]), int(r["d_ms"]), str(r["queue"]), int(r["ql"])): r for r in clean.to_dict("records")}
     out = {}
     for target, keys in TARGET_CASES.items():
-        shown = [k for k in keys if k in indexed.index]
         cases = "; ".join(
-            f"n {n}, d {d:g} ms, {queue} QL {ql}: {indexed.loc[(n, d, queue, ql), 'extra_packets_sent']:.0f} extra "
-            f"packets and {indexed.loc[(n, d, queue, ql), 'bottleneck_drops']:.0f} drops against ns-2.35's "
-            f"{indexed.loc[(n, d, queue, ql), 'extra_packets_sent_ns2']:.0f} and "
-            f"{indexed.loc[(n, d, queue, ql), 'bottleneck_drops_ns2']:.0f}"
-            for n, d, queue, ql in shown
+            f"n {n}, d {d} ms, {queue} QL {ql}: {rows[key]['extra_packets_sent']:.0f} extra packets and "
+            f"{rows[key]['bottleneck_drops']:.0f} drops against ns-2.35's {rows[key]['extra_packets_sent_ns2']:.0f} and "
+            f"{rows[key]['bottleneck_drops_ns2']:.0f}"
+            for key in keys
+            if key in rows
+            for n, d, queue, ql in [key]
         )
         out[target] = f"{cases}. {common}" if cases else common
     return out

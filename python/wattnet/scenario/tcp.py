@@ -307,6 +307,10 @@ class Tcp(_Model):
     """After an ECN-Echo, cwnd = half of min(cwnd, receive window), fraction kept, at least one segment (ns-2.35
     tcp.cc ecn(): slowdown(CLOSE_CWND_HALF) with precisionReduce_ true) instead of the new ssthresh (RFC 3168 §6.1.2,
     at least two segments); classic ECN only (DCTCP keeps RFC 8257's reduction); default false (``ns2``: true)."""
+    ecn_cwnd_below_one: bool | None = None
+    """With ecn_halve_cwnd, no floor of one segment: an ECN-Echo below two segments leaves cwnd under one, and the
+    sender sends nothing until its retransmission timer expires, then resumes with cwnd 1 (ns-2.35 tcp.cc ecn(),
+    newtimer(), timeout(); RFC 3168 §6.1.2's wait); default false."""
     precision_reduce: bool | None = None
     """A reduction halves cwnd keeping its fraction and truncates only ssthresh (ns-2.35 tcp.cc slowdown() with
     precisionReduce_ true): ssthresh = floor(half), fast recovery inflates the half and ends with cwnd = half; with
@@ -314,6 +318,10 @@ class Tcp(_Model):
     grow_on_recovery_exit: bool | None = None
     """The ACK that ends fast recovery also grows the window, as every new ACK outside recovery does (ns-2.35
     recv_newack_helper() → opencwnd()); default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3)."""
+    rtt_in_ticks: bool | None = None
+    """RTT samples counted in whole ticks of clock_granularity_s (the tick boundaries between send and ACK, at least
+    one) and smoothed in integer eighths and quarters of a tick, RTO = floor(SRTT + 4·RTTVAR) ticks, at least
+    min_rto_s (ns-2.35 tcp.cc rtt_update(), rtt_timeout()); default false (RFC 6298 §2 on the exact samples)."""
     mark_lost_retransmissions: bool | None = None
     """With SACK, a retransmission is lost once data first sent after it is SACKed, or once a retransmission sent
     more than dupthresh + 1 after it is acknowledged, and is resent without waiting for the timer (ns-2.35's TCP-Linux

@@ -139,6 +139,8 @@ pub struct TcpConfig {
     /// After an ECN-Echo, cwnd = half of min(cwnd, receive window), at least one segment
     /// (ns-2.35 `tcp.cc` `ecn()`), instead of the new ssthresh.
     pub ecn_halve_cwnd: bool,
+    /// With `ecn_halve_cwnd`, cwnd may fall below one segment; the sender then waits for its timer.
+    pub ecn_cwnd_below_one: bool,
     /// A reduction keeps cwnd's fraction and truncates ssthresh (ns-2.35 `precisionReduce_`).
     pub precision_reduce: bool,
     /// The ACK that ends fast recovery grows the window (ns-2.35 `recv_newack_helper()`).
@@ -204,6 +206,7 @@ impl TcpConfig {
             min: secs(spec.min_rto_s, d.min_rto_s, "min_rto_s")?,
             max: secs(spec.max_rto_s, d.max_rto_s, "max_rto_s")?,
             granularity: secs(spec.clock_granularity_s, d.granularity_s, "clock_granularity_s")?,
+            tick_counted: spec.rtt_in_ticks.unwrap_or(d.rtt_in_ticks),
         };
         if rto.initial == 0 || rto.max < rto.min {
             return Err(ScenarioError::new(field.to_string(), "needs initial_rto_s > 0 and max_rto_s >= min_rto_s"));
@@ -333,6 +336,9 @@ impl TcpConfig {
             reno_bug_fix: spec.reno_bug_fix.unwrap_or(d.reno_bug_fix),
             // DCTCP keeps its own reduction (RFC 8257 §3.4).
             ecn_halve_cwnd: ecn == EcnMode::Classic && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd),
+            ecn_cwnd_below_one: ecn == EcnMode::Classic
+                && spec.ecn_halve_cwnd.unwrap_or(d.ecn_halve_cwnd)
+                && spec.ecn_cwnd_below_one.unwrap_or(false),
             precision_reduce: spec.precision_reduce.unwrap_or(d.precision_reduce),
             grow_on_recovery_exit: spec.grow_on_recovery_exit.unwrap_or(d.grow_on_recovery_exit),
             // ns-2 runs BIC and CUBIC in its TCP-Linux agent, which has these two rules; its own
@@ -394,8 +400,10 @@ impl TcpConfig {
             ssthresh_on_every_timeout: Some(self.ssthresh_on_every_timeout),
             reno_bug_fix: Some(self.reno_bug_fix),
             ecn_halve_cwnd: Some(self.ecn_halve_cwnd),
+            ecn_cwnd_below_one: Some(self.ecn_cwnd_below_one),
             precision_reduce: Some(self.precision_reduce),
             grow_on_recovery_exit: Some(self.grow_on_recovery_exit),
+            rtt_in_ticks: Some(self.rto.tick_counted),
             mark_lost_retransmissions: Some(self.mark_lost_retransmissions),
             rto_restart_on_every_ack: Some(self.rto_restart_on_every_ack),
         }
@@ -435,6 +443,7 @@ struct Defaults {
     ecn_halve_cwnd: bool,
     precision_reduce: bool,
     grow_on_recovery_exit: bool,
+    rtt_in_ticks: bool,
     /// `mark_lost_retransmissions` and `rto_restart_on_every_ack` for BIC and CUBIC, the rules of
     /// ns-2.35's TCP-Linux agent.
     linux_agent_rules: bool,
@@ -474,6 +483,7 @@ impl Defaults {
             ecn_halve_cwnd: false,
             precision_reduce: false,
             grow_on_recovery_exit: false,
+            rtt_in_ticks: false,
             linux_agent_rules: false,
         };
         // What ns-3 and Linux share: IW 10 (RFC 6928), a 1 ms clock, SACK with the scoreboard

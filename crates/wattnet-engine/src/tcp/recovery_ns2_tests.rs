@@ -205,6 +205,45 @@ fn an_ecn_echo_halves_cwnd_below_two_segments_only_with_ecn_halve_cwnd() {
     }
 }
 
+/// ns-2.35 `ecn()` at one segment: initial window 1, the ACK of segment 1 carries ECN-Echo, so cwnd
+/// 1 becomes 0.5 (`slowdown()` has no floor), `window()` = int(0.5) = 0 and nothing is sent;
+/// `newtimer()` arms the timer (segment 1's 100 ms sample after the SYN-ACK's: SRTT 100 ms, RTTVAR
+/// 3/4·50 = 37.5 ms, RTO 100 + 150 = 250 ms), and
+/// `timeout()` with nothing outstanding sets cwnd 1, keeps ssthresh 2 and sends segment 2 without
+/// counting a timeout or backing off. With the one-segment floor segment 2 goes at once.
+#[test]
+fn an_ecn_echo_at_one_segment_waits_for_the_timer_with_ecn_cwnd_below_one() {
+    for below_one in [true, false] {
+        let spec = TcpSpec { ecn: Some(true), ecn_cwnd_below_one: Some(below_one), ..ns2("reno") };
+        let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(1.0), ..spec };
+        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
+        let group = Group::single(&cfg, None);
+        let mut h =
+            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+        h.with_ctx(|s, ctx, _| s.connect(ctx));
+        let syn_ack =
+            TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
+        h.now = from_secs(0.1);
+        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
+        h.now = from_secs(0.2);
+        if below_one {
+            assert_eq!(h.ack(2, &[], true), Vec::<u64>::new());
+            assert_eq!((h.ssthresh(), h.cwnd()), (2.0, 0.5));
+            // The timer of segment 1, re-armed by the ACK, leaves a stale event at 0.4 s.
+            assert_eq!((h.fire_timer(), h.now), (vec![], from_secs(0.4)));
+            assert_eq!(h.fire_timer(), vec![2]);
+            assert_eq!(h.now, from_secs(0.45));
+            assert_eq!((h.ssthresh(), h.cwnd(), h.sender.stats.timeouts), (2.0, 1.0, 0));
+            // Not backed off: segment 2's own timer runs 250 ms, to 0.7 s.
+            assert_eq!(h.fire_timer(), vec![2]);
+            assert_eq!(h.now, from_secs(0.7));
+        } else {
+            assert_eq!(h.ack(2, &[], true), vec![2]);
+            assert_eq!((h.ssthresh(), h.cwnd()), (2.0, 1.0));
+        }
+    }
+}
+
 /// The `ns2` profile halves cwnd after an ECN-Echo as ns-2.35 does; DCTCP keeps its own reduction.
 #[test]
 fn the_ns2_profile_halves_cwnd_on_ecn_echo() {

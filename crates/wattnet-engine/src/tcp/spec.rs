@@ -86,6 +86,11 @@ pub struct TcpSpec {
     /// true) instead of cwnd = the new ssthresh (RFC 3168 §6.1.2, at least two segments);
     /// default false (`ns2` true).
     pub ecn_halve_cwnd: Option<bool>,
+    /// With `ecn_halve_cwnd`, no floor of one segment: an ECN-Echo below two segments leaves cwnd
+    /// under one, and the sender sends nothing until its retransmission timer expires, then
+    /// resumes with cwnd 1 (ns-2.35 `tcp.cc` `ecn()`, `newtimer()`, `timeout()`; RFC 3168
+    /// §6.1.2's wait at one segment). Default false.
+    pub ecn_cwnd_below_one: Option<bool>,
     /// A reduction halves cwnd keeping its fraction and truncates only ssthresh (ns-2.35 `tcp.cc`
     /// `slowdown()` with `precisionReduce_` true): ssthresh = ⌊half⌋, fast recovery inflates half
     /// and ends with cwnd = half; with `ssthresh_rule = "cwnd"` the half is taken of the unrounded
@@ -95,6 +100,10 @@ pub struct TcpSpec {
     /// does (ns-2.35 `tcp.cc` `recv_newack_helper()` → `opencwnd()`, reached from `tcp-reno.cc`
     /// and `tcp-newreno.cc` `recv()`). Default false (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 3).
     pub grow_on_recovery_exit: Option<bool>,
+    /// RTT samples counted in whole ticks of `clock_granularity_s` and smoothed in integer
+    /// eighths and quarters of a tick, RTO = ⌊SRTT + 4·RTTVAR⌋ ticks (ns-2.35 `tcp.cc`
+    /// `rtt_update()`), instead of RFC 6298 §2 on the exact samples. Default false.
+    pub rtt_in_ticks: Option<bool>,
     /// With SACK, find a lost retransmission without waiting for the timer: it is lost once
     /// data first sent after it is SACKed, or a retransmission sent more than `dupthresh` + 1
     /// after it is acknowledged (ns-2.35's TCP-Linux agent, `scoreboard1.cc`; Linux 2.6's

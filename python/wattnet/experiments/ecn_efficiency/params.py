@@ -30,10 +30,19 @@ RED_THRESHOLDS: dict[int, tuple[int, int]] = {
     int(ql): (low, high) for ql, (low, high) in _DATA["red"]["thresholds"].items()
 }
 RED_PARAMETERS: dict[str, Any] = dict(_DATA["red"]["parameters"])
+# ns-2.35's Agent/TCP/Reno rules the ``ns2`` profile leaves off (``flows[].tcp`` fields).
+NS2_AGENT_RULES = (
+    "limited_transmit",
+    "precision_reduce",
+    "grow_on_recovery_exit",
+    "rtt_in_ticks",
+    "ecn_cwnd_below_one",
+)
 TCP: dict[str, Any] = {
     "profile": _DATA["tcp"]["profile"], "congestion_control": dict(_DATA["tcp"]["congestion_control"]),
     "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "delayed_ack_s": _DATA["tcp"]["delayed_ack_s"],
     "receive_window_bytes": _DATA["tcp"]["receive_window_bytes"], "opener": _DATA["tcp"]["opener"],
+    **{field: bool(_DATA["tcp"][field]) for field in NS2_AGENT_RULES},
 }  # fmt: skip
 QUEUES = ("DT", "RED", "ECN")
 QUEUE_LETTERS = {"DT": "D", "RED": "R", "ECN": "E"}

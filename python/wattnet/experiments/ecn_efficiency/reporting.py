@@ -63,7 +63,12 @@ def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, cases: pd.D
          "paper + ns-2.35 default (setbit_, mark_p_ 0.1, use_mark_p_ true)"),
         ("TCP", "Reno, no SACK, MSS 1460 B, 40 B headers, receive window 65535 B", "paper"),
         ("initial window", "2 segments", "ns-2.35 default (windowInit_ 2)"),
-        ("RTO", "initial 3 s, minimum 0.2 s, 10 ms clock", "ns-2.35 default (rtxcur_init_, minrto_, tcpTick_)"),
+        ("loss response", ("limited transmit on the first two duplicate ACKs, also resending after a timeout as "
+         "send_one() does; a loss halves cwnd with its fraction (ssthresh truncated); the ACK that ends fast recovery "
+         "grows cwnd once; an ECN-Echo halves cwnd, below one segment the sender waits for its timer"),
+         "ns-2.35 default (singledup_ 1, precisionReduce_ true, tcp.cc recv_newack_helper() and ecn())"),
+        ("RTO", ("initial 3 s, minimum 0.2 s; one timed segment per RTT, counted in 10 ms ticks, RTO = "
+         "floor(SRTT + 4·RTTVAR) ticks"), "ns-2.35 default (rtxcur_init_, minrto_, tcpTick_, tcp.cc rtt_update())"),
         ("delayed ACKs", "an ACK every second full segment, 100 ms timeout",
          "paper (delayed ACKs) + ns-2.35 default (DelAck interval_ 100 ms)"),
         ("handshake", "the client's 40 B SYN for every transfer, the server's 40 B SYN-ACK", "paper"),

@@ -56,6 +56,9 @@ pub struct Sender {
     ssthresh_on_every_timeout: bool,
     reno_bug_fix: bool,
     ecn_halve_cwnd: bool,
+    /// The least cwnd an ECN-Echo leaves and the sender sends with: 1 segment, or 0 with
+    /// `ecn_cwnd_below_one` (ns-2.35's `window()` = int(`cwnd_`)).
+    min_cwnd: f64,
     precision_reduce: bool,
     grow_on_recovery_exit: bool,
     /// With `precision_reduce`, the last reduction's halved window, fraction kept (ns-2 `cwnd_`).
@@ -132,6 +135,7 @@ impl Sender {
             ssthresh_on_every_timeout: cfg.ssthresh_on_every_timeout,
             reno_bug_fix: cfg.reno_bug_fix,
             ecn_halve_cwnd: cfg.ecn_halve_cwnd,
+            min_cwnd: if cfg.ecn_cwnd_below_one { 0.0 } else { 1.0 },
             precision_reduce: cfg.precision_reduce,
             grow_on_recovery_exit: cfg.grow_on_recovery_exit,
             halved_cwnd: ssthresh,
@@ -271,7 +275,7 @@ impl Sender {
     fn establish(&mut self, ctx: &mut Ctx) {
         // RFC 6298 §5.7 / Karn: the SYN's RTT counts only if it was sent once.
         if self.syn_tries == 0 {
-            self.rto.sample(ctx.now - self.syn_sent_at);
+            self.rto.sample(ctx.now - self.syn_sent_at, ctx.now);
         } else {
             self.rto.after_retransmitted_syn();
         }
@@ -349,7 +353,7 @@ impl Sender {
             self.take_rtt_sample(ack, ctx.now)
         };
         if let Some(r) = rtt {
-            self.rto.sample(r);
+            self.rto.sample(r, ctx.now);
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
         // The algorithm sees a Karn-safe sample on every ACK, however the RTO estimator times
@@ -418,8 +422,8 @@ impl Sender {
             // retransmitting; then send CWR. No ECN-Echo ACK ever grows cwnd.
             if ack > self.reduced_until {
                 // ns-2.35 `tcp.cc` `ecn()` → `slowdown(CLOSE_CWND_HALF)`: half of `windowd()` =
-                // min(cwnd_, window_), fraction kept (`precisionReduce_`), at least one segment.
-                let halved = (self.window.cwnd.min(self.rwnd as f64 / self.mss as f64) / 2.0).max(1.0);
+                // min(cwnd_, window_), fraction kept (`precisionReduce_`), at least `min_cwnd`.
+                let halved = (self.window.cwnd.min(self.rwnd as f64 / self.mss as f64) / 2.0).max(self.min_cwnd);
                 self.reduce(Congestion::Ecn, flight_before, ctx.now, g);
                 self.window.cwnd = if self.ecn_halve_cwnd { halved } else { self.window.ssthresh.max(1.0) };
                 self.cong = CongState::Cwr;
@@ -435,7 +439,12 @@ impl Sender {
             let credit = Ack { acked: info.acked.min(self.abc_limit), ..info };
             g.cc.grow(self.publish(&mut g.views), &mut self.window, &credit);
         }
-        if self.snd_una >= self.snd_max {
+        if self.window.cwnd < 1.0 && self.snd_una >= self.snd_max {
+            // ns-2.35 `newtimer()`: with cwnd below one nothing can be sent, so the timer is set
+            // to end the wait.
+            let deadline = after(ctx.now, self.rto.rto());
+            ctx.arm(&mut self.timer, deadline, TcpTimer::Retransmit);
+        } else if self.snd_una >= self.snd_max {
             self.timer.cancel();
         } else if restart_timer {
             // RFC 6298 §5.3: restart the timer when new data is acknowledged.
@@ -644,6 +653,11 @@ impl Sender {
                 // `tcp_timeout_mark_lost`); with the scoreboard kept, SACKed data is not resent.
                 self.sent.timeout();
                 g.cc.on_recovery_end(self.publish(&mut g.views), &self.window, ctx.now);
+                self.send_data(ctx, g);
+            }
+            SenderState::Established if self.window.cwnd < 1.0 => {
+                // ns-2.35 `timeout()` with nothing outstanding: cwnd 1, ssthresh kept, no back-off.
+                self.window.cwnd = 1.0;
                 self.send_data(ctx, g);
             }
             _ => {}

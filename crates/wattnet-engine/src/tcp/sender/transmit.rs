@@ -34,7 +34,7 @@ impl Sender {
             _ => false,
         };
         let extra = if self.limited_transmit && limited { self.dupacks.min(2) } else { 0 };
-        let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
+        let window = ((self.window.cwnd + 1e-9).floor().max(self.min_cwnd) as u64 + extra as u64) * self.mss as u64;
         loop {
             if self.snd_nxt == self.snd_max && self.data_end == u64::MAX && g.stream.exhausted() {
                 self.data_end = self.snd_max;
@@ -184,7 +184,8 @@ impl Sender {
             _ => {
                 let extra =
                     if self.limited_transmit && self.cong == CongState::Disorder { self.dupacks.min(2) } else { 0 };
-                let window = ((self.window.cwnd + 1e-9).floor().max(1.0) as u64 + extra as u64) * self.mss as u64;
+                let window =
+                    ((self.window.cwnd + 1e-9).floor().max(self.min_cwnd) as u64 + extra as u64) * self.mss as u64;
                 self.snd_max - self.snd_una + self.mss as u64 <= window
             }
         }

@@ -101,7 +101,7 @@ def _receiver_cause(noisy: pd.DataFrame) -> str:
         f"senders time out {_by_queue(per_queue('timeouts', 1 / transfers))} times per transfer against ns-2.35's "
         f"{_by_queue(per_queue(f'timeouts{NS2}', 1 / transfers))}, and each timeout brings the clients "
         f"{_by_queue(duplicates_per_timeout(''))} duplicates in wattnet against {_by_queue(duplicates_per_timeout(NS2))} "
-        "in ns-2.35, whose agents also resend on the first duplicate ACKs after a timeout (limited transmit, see E2)."
+        "in ns-2.35."
     )
 
 

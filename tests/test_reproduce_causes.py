@@ -1,5 +1,7 @@
 """The reproductions' parameter files and the measured causes their verdicts quote."""
 
+import math
+
 import pandas as pd
 import pytest
 from wattnet.experiments.capacity_scaling import FULL, QUICK, causes
@@ -122,6 +124,32 @@ def test_a_yes_no_is_within_the_spread_when_some_seed_of_either_simulator_gives_
     assert apart is not None and "0 of the 1" in apart
 
 
+def a12_single(saving_at: tuple[float, float], cost: float) -> dict:
+    """A12's value with the single source's saving at RTT 10 and 100 ms and its reduction at mRCI 10 ms."""
+    return {"single": {"saving_pct_by_rtt": {"RTT 10": saving_at[0], "RTT 100": saving_at[1]},
+                       "reduction_pct_by_mrci": {"mRCI 10": cost, "mRCI 1000": 0.07}}}  # fmt: skip
+
+
+def test_a12s_single_source_cause_quotes_the_near_tie_and_the_decision_instants():
+    config = {**QUICK, "rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0]}
+    frame = pd.DataFrame([
+        {"case": "single", "rtt_ms": rtt, "mrci_ms": 10.0, "rwnd": "unlimited (1 GiB)", "rate_changes": changes}
+        for rtt, changes in ((10.0, 835), (100.0, 153))
+    ])  # fmt: skip
+    ours, theirs = a12_single((1.72, 1.59), 4.62), a12_single((1.57, 1.57), 3.92)
+    sentence = causes.single_source_trend(ours, theirs, frame, frame.assign(rate_changes=[806, 156]), config)
+    # 1.59 − 1.72 = −0.13 and 0; (835 + 153)/2 = 494 changes against (806 + 156)/2 = 481.
+    assert (
+        sentence is not None
+        and "moves by -0.13 points from RTT 10 to 100 ms in wattnet and +0.00 in ns-2.35" in sentence
+    )
+    assert (
+        "changes the rate 494 against 481 times (mean over RTT) at a throughput cost of 4.62 against 3.92 %" in sentence
+    )
+    # 4.62 against 4.5 % and the same savings agree (within 0.5 points): nothing to explain.
+    assert causes.single_source_trend(ours, a12_single((1.72, 1.59), 4.5), frame, frame, config) is None
+
+
 def test_per_seed_checks_each_replication_with_the_cases_run_once(monkeypatch):
     # ns-2.35's layout: the single source once (it draws no random number), the background three times.
     runs = pd.DataFrame([{"case": "single", "replication": 0}] + [{"case": "bON", "replication": r} for r in range(3)])
@@ -204,3 +232,29 @@ def test_the_loss_falls_cause_applies_only_where_the_loss_based_trends_differ_by
     assert sentence is not None
     assert "(CUBIC: wattnet 33.3, 33.3, 33 %, ns-2.35 33, 33.3, 33 %) both stay within 1 point" in sentence
     assert loss_based_as_ns2(table_iv_runs(AFTERS), None) is None
+
+
+def burst_packets() -> tuple[float, float]:
+    """Mean and variance of the packets in one background burst: a 10 Mb/s CBR of 1500 B packets
+    (one every τ = 1.2 ms from the burst's start) for L = min(Exp(bON = 100 ms), 1 s) sends N = ⌈L/τ⌉
+    packets, so P(N > k) = P(L > kτ) = e^(−kτ/bON) for kτ < 1 s and 0 beyond:
+    E[N] = Σ P(N > k) = 83.83 and E[N²] = Σ (2k + 1)·P(N > k), Var[N] = 83.3²."""
+    tau = 1500 * 8 / 10e6
+    survive = [k for k in range(1000) if k * tau < 1.0]
+    mean = sum(math.exp(-k * tau / 0.1) for k in survive)
+    return mean, sum((2 * k + 1) * math.exp(-k * tau / 0.1) for k in survive) - mean**2
+
+
+@pytest.mark.parametrize("grid", [QUICK, FULL], ids=["quick", "full"])
+def test_ns2s_background_offers_the_analytic_load_and_is_common_to_both_random_cases(grid):
+    every = ns2_runs(grid)
+    assert every is not None
+    only = every[(every["mode"] == "TCPonly") & (every["rtt_ms"] == 100.0)].set_index(["case", "replication"])
+    # One burst a second; the replications are independent, so their mean per burst lies within three
+    # standard errors of E[N] (σ/√(replications × bursts)).
+    mean, variance = burst_packets()
+    bursts = grid["duration_s"]
+    per_burst = only.loc["bON", "background_packets"] / bursts
+    assert abs(per_burst.mean() - mean) <= 3 * math.sqrt(variance / (len(per_burst) * bursts))
+    # The bottleneck's generator is another stream: the bursts are the same with and without it.
+    assert (only.loc["BN", "background_packets"] == only.loc["bON", "background_packets"]).all()

@@ -166,17 +166,23 @@ def test_per_seed_checks_each_replication_with_the_cases_run_once(monkeypatch):
     assert seen == [[("bON", 0), ("single", 0)]] * 3
 
 
-def test_the_stored_reference_runs_the_random_cases_as_often_as_wattnets_full_grid():
-    every = ns2_runs(QUICK)
+@pytest.mark.parametrize("grid", [QUICK, FULL], ids=["quick", "full"])
+def test_the_stored_reference_replicates_the_random_cases_and_runs_the_single_source_once(grid):
+    every = ns2_runs(grid)
     assert every is not None
     counts = every.groupby(["case", "rtt_ms", "mode", "mrci_ms"], dropna=False)["replication"].nunique()
-    assert set(counts.loc[["bON", "BN"]]) == {FULL["replications"]} and set(counts.loc["single"]) == {1}
-    # The checks read as many replications as wattnet runs: the quick grid's one.
-    frames = ns2_frames(QUICK)
-    assert frames is not None and set(frames[0]["replication"]) == {0}
+    # Every background and bottleneck point has the same replications, 0 … n − 1, several of them.
+    stored = set(counts.loc[["bON", "BN"]])
+    assert len(stored) == 1 and min(stored) >= 2 and set(counts.loc["single"]) == {1}
+    assert set(every[every["case"] == "bON"]["replication"]) == set(range(min(stored)))
+    if grid is QUICK:
+        assert stored == {FULL["replications"]}
+    # The checks read as many replications as wattnet runs (the quick grid's one).
+    frames = ns2_frames(grid)
+    assert frames is not None and set(frames[0]["replication"]) == set(range(min(grid["replications"], min(stored))))
     # The replications are independent draws: no two background runs at one point are the same.
     bon = every[(every["case"] == "bON") & (every["rtt_ms"] == 100.0) & (every["mode"] == "TCPonly")]
-    assert bon["background_packets"].nunique() == len(bon) == FULL["replications"]
+    assert bon["background_packets"].nunique() == len(bon) == min(stored)
 
 
 def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:

@@ -127,6 +127,7 @@ def test_a_yes_no_is_within_the_spread_when_some_seed_of_either_simulator_gives_
 def a12_single(saving_at: tuple[float, float], cost: float) -> dict:
     """A12's value with the single source's saving at RTT 10 and 100 ms and its reduction at mRCI 10 ms."""
     return {"single": {"saving_pct_by_rtt": {"RTT 10": saving_at[0], "RTT 100": saving_at[1]},
+                       "holds": {"saving with RTT": saving_at[1] > saving_at[0]},
                        "reduction_pct_by_mrci": {"mRCI 10": cost, "mRCI 1000": 0.07}}}  # fmt: skip
 
 
@@ -146,6 +147,10 @@ def test_a12s_single_source_cause_quotes_the_near_tie_and_the_decision_instants(
     assert (
         "changes the rate 494 against 481 times (mean over RTT) at a throughput cost of 4.62 against 3.92 %" in sentence
     )
+    # Both say no (1.59 < 1.72 and 1.57 is not above 1.57): no tie to name; a yes against a no is one.
+    assert "near tie" not in sentence
+    tied = causes.single_source_trend(ours, a12_single((1.57, 1.58), 3.92), frame, frame, config)
+    assert tied is not None and "+0.01 in ns-2.35, a near tie on which 'saving with RTT' turns" in tied
     # 4.62 against 4.5 % and the same savings agree (within 0.5 points): nothing to explain.
     assert causes.single_source_trend(ours, a12_single((1.72, 1.59), 4.5), frame, frame, config) is None
 

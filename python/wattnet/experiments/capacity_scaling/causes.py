@@ -248,6 +248,8 @@ def single_source_trend(
         v["single"]["saving_pct_by_rtt"][rtt_hi] - v["single"]["saving_pct_by_rtt"][rtt_lo] for v in (ours, theirs)
     ]
     costs = [v["single"]["reduction_pct_by_mrci"][f"mRCI {mrci_lo:g}"] for v in (ours, theirs)]
+    answers = {v["single"].get("holds", {}).get("saving with RTT") for v in (ours, theirs)}
+    tie = ", a near tie on which 'saving with RTT' turns" if len(answers) > 1 else ""
     changes = []
     for frame in (runs, ns2_runs):
         pc = frame[
@@ -257,7 +259,7 @@ def single_source_trend(
     return (
         "The single source draws no random number, so its numbers are the same in every seed of both simulators "
         f"and their difference is no seed noise: its saving moves by {moves[0]:+.2f} points from RTT {lo:g} to {hi:g} ms "
-        f"in wattnet and {moves[1]:+.2f} in ns-2.35, a near tie on which 'saving with RTT' turns, and at mRCI "
+        f"in wattnet and {moves[1]:+.2f} in ns-2.35{tie}, and at mRCI "
         f"{mrci_lo:g} ms practRA changes the rate {changes[0]:.0f} against {changes[1]:.0f} times (mean over RTT) at "
         f"a throughput cost of {costs[0]:.2f} against {costs[1]:.2f} %, the decision instants of A4's cause."
     )

@@ -1,9 +1,12 @@
 """The reproductions' parameter files and the measured causes their verdicts quote."""
 
+import math
+
 import pandas as pd
 import pytest
-from wattnet.experiments.capacity_scaling import QUICK
+from wattnet.experiments.capacity_scaling import FULL, QUICK, causes
 from wattnet.experiments.capacity_scaling.causes import explanations, seed_noise, traced
+from wattnet.experiments.capacity_scaling.reference import ns2_frames, ns2_runs
 from wattnet.experiments.data import load_parameters
 from wattnet.experiments.ecn_efficiency.causes import error_causes, straggler_cause
 from wattnet.experiments.ecn_efficiency.sweeps import cases_table
@@ -77,35 +80,116 @@ def test_the_smallest_rtt_causes_quote_the_offered_load_and_the_buffers():
     assert explanations(ours, ours, config, [{"id": "A2", "pass": True}], {}) == {}
 
 
-def test_seed_noise_tests_ns2s_one_run_against_the_prediction_interval_of_wattnets_seeds():
+def test_seed_noise_tests_one_run_against_the_prediction_interval_of_the_other_simulators_seeds():
     # Three seeds, mean 10, sample standard deviation 1: one more run's 95 % prediction interval is
     # 10 ± t(0.975, 2)·1·√(1 + 1/3) = 10 ± 4.303·1.155 = 10 ± 4.97.
-    wattnet = [{"x": 9.0}, {"x": 10.0}, {"x": 11.0}]
-    within = seed_noise({"x": 10.0}, {"x": 6.0}, wattnet)
+    three = [{"x": 9.0}, {"x": 10.0}, {"x": 11.0}]
+    within = seed_noise({"x": 10.0}, {"x": 6.0}, three, [{"x": 6.0}])
     assert within == (
-        "ns-2.35 ran one seed per point and wattnet 3: for 1 of the 1 numbers that differ ns-2.35's run lies within "
-        "the seed-to-seed spread of one wattnet run (95 % prediction interval over wattnet's seeds: x: wattnet "
-        "10 ± 5, ns-2.35 6)."
+        "wattnet ran 3 and ns-2.35 1 seeds per point: 1 of the 1 numbers that differ lie within the seed-to-seed "
+        "spread at 95 % (x: wattnet 10 ± 5, ns-2.35 6)."
     )
     # 4.9 below the mean is inside, 5 below is not.
-    assert "1 of the 1" in (seed_noise({"x": 10.0}, {"x": 5.1}, wattnet) or "")
-    outside = seed_noise({"x": 10.0}, {"x": 5.0}, wattnet)
-    assert (
-        outside is not None
-        and "0 of the 1" in outside
-        and outside.endswith("; outside it: x: wattnet 10 ± 5, ns-2.35 5.")
-    )
-    # 10 against 9.5 agree (within 15 %): nothing to explain; one seed: no spread to measure.
-    assert seed_noise({"x": 10.0}, {"x": 9.5}, wattnet) is None
-    assert seed_noise({"x": 10.0}, {"x": 5.0}, wattnet[:1]) is None
+    assert "1 of the 1" in (seed_noise({"x": 10.0}, {"x": 5.1}, three, [{"x": 5.1}]) or "")
+    outside = seed_noise({"x": 10.0}, {"x": 5.0}, three, [{"x": 5.0}])
+    assert outside is not None and outside.endswith("0 of the 1 numbers that differ lie within the seed-to-seed "
+                                                    "spread at 95 %; outside it: x: wattnet 10 ± 5, ns-2.35 5.")  # fmt: skip
+    # The quick grid: wattnet's one run against ns-2.35's stored seeds.
+    quick = seed_noise({"x": 6.0}, {"x": 10.0}, [{"x": 6.0}], three)
+    assert quick is not None and "1 of the 1" in quick and "(x: ns-2.35 10 ± 5, wattnet 6)" in quick
+    # 10 against 9.5 agree (within 15 %): nothing to explain; one seed in each: no spread to measure.
+    assert seed_noise({"x": 10.0}, {"x": 9.5}, three, [{"x": 9.5}]) is None
+    assert seed_noise({"x": 10.0}, {"x": 5.0}, three[:1], [{"x": 5.0}]) is None
 
 
-def test_a_yes_no_is_within_the_spread_when_some_seed_of_wattnets_gives_ns2s_answer():
+def test_seed_noise_tests_two_means_by_welchs_interval_of_their_difference():
+    # Means 10 and 8 of three seeds each, both with variance 1: the difference's standard error is
+    # √(1/3 + 1/3) = 0.8165 with Welch's (2/3)² / ((1/3)²/2 + (1/3)²/2) = 4 degrees of freedom, so its
+    # 95 % half-width is t(0.975, 4)·0.8165 = 2.776·0.8165 = 2.27: a difference of 2 is inside, 4 is not.
+    ours = [{"x": 9.0}, {"x": 10.0}, {"x": 11.0}]
+    close, far = [{"x": v} for v in (7.0, 8.0, 9.0)], [{"x": v} for v in (5.0, 6.0, 7.0)]
+    inside = seed_noise({"x": 10.0}, {"x": 8.0}, ours, close)
+    assert inside is not None and inside.startswith("wattnet ran 3 and ns-2.35 3 seeds per point: 1 of the 1")
+    assert "(x: wattnet 10, ns-2.35 8, difference 2 ± 2.3)" in inside
+    outside = seed_noise({"x": 10.0}, {"x": 6.0}, ours, far)
+    assert outside is not None and outside.endswith("; outside it: x: wattnet 10, ns-2.35 6, difference 4 ± 2.3.")
+
+
+def test_a_yes_no_is_within_the_spread_when_some_seed_of_either_simulator_gives_the_others_answer():
     ours, theirs = {"holds": True}, {"holds": False}
-    mixed = seed_noise(ours, theirs, [{"holds": True}, {"holds": False}, {"holds": True}])
-    assert mixed is not None and "1 of the 1" in mixed and "holds: ns-2.35's answer in 1 of wattnet's 3 seeds" in mixed
-    apart = seed_noise(ours, theirs, [{"holds": True}, {"holds": True}])
+    mixed = seed_noise(ours, theirs, [{"holds": True}, {"holds": False}, {"holds": True}], [{"holds": False}])
+    assert mixed is not None and "1 of the 1" in mixed
+    assert "holds: ns-2.35's answer in 1 of wattnet's 3 seeds, wattnet's in 0 of ns-2.35's 1" in mixed
+    flipping = seed_noise(ours, theirs, [{"holds": True}], [{"holds": False}, {"holds": True}])
+    assert flipping is not None and "1 of the 1" in flipping and "wattnet's in 1 of ns-2.35's 2" in flipping
+    apart = seed_noise(ours, theirs, [{"holds": True}, {"holds": True}], [{"holds": False}, {"holds": False}])
     assert apart is not None and "0 of the 1" in apart
+
+
+def a12_single(saving_at: tuple[float, float], cost: float) -> dict:
+    """A12's value with the single source's saving at RTT 10 and 100 ms and its reduction at mRCI 10 ms."""
+    return {"single": {"saving_pct_by_rtt": {"RTT 10": saving_at[0], "RTT 100": saving_at[1]},
+                       "holds": {"saving with RTT": saving_at[1] > saving_at[0]},
+                       "reduction_pct_by_mrci": {"mRCI 10": cost, "mRCI 1000": 0.07}}}  # fmt: skip
+
+
+def test_a12s_single_source_cause_quotes_the_near_tie_and_the_decision_instants():
+    config = {**QUICK, "rtts_s": [0.01, 0.1], "mrcis_s": [0.01, 1.0]}
+    frame = pd.DataFrame([
+        {"case": "single", "rtt_ms": rtt, "mrci_ms": 10.0, "rwnd": "unlimited (1 GiB)", "rate_changes": changes}
+        for rtt, changes in ((10.0, 835), (100.0, 153))
+    ])  # fmt: skip
+    ours, theirs = a12_single((1.72, 1.59), 4.62), a12_single((1.57, 1.57), 3.92)
+    sentence = causes.single_source_trend(ours, theirs, frame, frame.assign(rate_changes=[806, 156]), config)
+    # 1.59 − 1.72 = −0.13 and 0; (835 + 153)/2 = 494 changes against (806 + 156)/2 = 481.
+    assert (
+        sentence is not None
+        and "moves by -0.13 points from RTT 10 to 100 ms in wattnet and +0.00 in ns-2.35" in sentence
+    )
+    assert (
+        "changes the rate 494 against 481 times (mean over RTT) at a throughput cost of 4.62 against 3.92 %" in sentence
+    )
+    # Both say no (1.59 < 1.72 and 1.57 is not above 1.57): no tie to name; a yes against a no is one.
+    assert "near tie" not in sentence
+    tied = causes.single_source_trend(ours, a12_single((1.57, 1.58), 3.92), frame, frame, config)
+    assert tied is not None and "+0.01 in ns-2.35, a near tie on which 'saving with RTT' turns" in tied
+    # 4.62 against 4.5 % and the same savings agree (within 0.5 points): nothing to explain.
+    assert causes.single_source_trend(ours, a12_single((1.72, 1.59), 4.5), frame, frame, config) is None
+
+
+def test_per_seed_checks_each_replication_with_the_cases_run_once(monkeypatch):
+    # ns-2.35's layout: the single source once (it draws no random number), the background three times.
+    runs = pd.DataFrame([{"case": "single", "replication": 0}] + [{"case": "bON", "replication": r} for r in range(3)])
+    seen = []
+
+    def fake_checks(trace_of, alone, summary, config):
+        seen.append(sorted(zip(alone["case"], alone["replication"])))
+        return [{"id": "A7", "wattnet_value": {"bursts": float(len(alone))}}]
+
+    monkeypatch.setattr(causes, "checks", fake_checks)
+    monkeypatch.setattr(causes, "summarise", lambda frame: frame)
+    assert causes.per_seed(lambda run: None, runs, QUICK) == {"A7": [{"bursts": 2.0}] * 3}
+    # Every seed is read as the first replication, with the single source beside it.
+    assert seen == [[("bON", 0), ("single", 0)]] * 3
+
+
+@pytest.mark.parametrize("grid", [QUICK, FULL], ids=["quick", "full"])
+def test_the_stored_reference_replicates_the_random_cases_and_runs_the_single_source_once(grid):
+    every = ns2_runs(grid)
+    assert every is not None
+    counts = every.groupby(["case", "rtt_ms", "mode", "mrci_ms"], dropna=False)["replication"].nunique()
+    # Every background and bottleneck point has the same replications, 0 … n − 1, several of them.
+    stored = set(counts.loc[["bON", "BN"]])
+    assert len(stored) == 1 and min(stored) >= 2 and set(counts.loc["single"]) == {1}
+    assert set(every[every["case"] == "bON"]["replication"]) == set(range(min(stored)))
+    if grid is QUICK:
+        assert stored == {FULL["replications"]}
+    # The checks read as many replications as wattnet runs (the quick grid's one).
+    frames = ns2_frames(grid)
+    assert frames is not None and set(frames[0]["replication"]) == set(range(min(grid["replications"], min(stored))))
+    # The replications are independent draws: no two background runs at one point are the same.
+    bon = every[(every["case"] == "bON") & (every["rtt_ms"] == 100.0) & (every["mode"] == "TCPonly")]
+    assert bon["background_packets"].nunique() == len(bon) == min(stored)
 
 
 def table_iv_runs(afters: dict[str, list[float]]) -> pd.DataFrame:
@@ -297,3 +381,29 @@ def test_the_cases_table_averages_the_replications_and_keeps_their_spread():
     # One run: its own values, no spread.
     assert cases.loc[False, "tt_mean_s"] == 5.0 and cases.loc[False, "replications"] == 1
     assert pd.isna(cases.loc[False, "tt_mean_s_sd"])
+
+
+def burst_packets() -> tuple[float, float]:
+    """Mean and variance of the packets in one background burst: a 10 Mb/s CBR of 1500 B packets
+    (one every τ = 1.2 ms from the burst's start) for L = min(Exp(bON = 100 ms), 1 s) sends N = ⌈L/τ⌉
+    packets, so P(N > k) = P(L > kτ) = e^(−kτ/bON) for kτ < 1 s and 0 beyond:
+    E[N] = Σ P(N > k) = 83.83 and E[N²] = Σ (2k + 1)·P(N > k), Var[N] = 83.3²."""
+    tau = 1500 * 8 / 10e6
+    survive = [k for k in range(1000) if k * tau < 1.0]
+    mean = sum(math.exp(-k * tau / 0.1) for k in survive)
+    return mean, sum((2 * k + 1) * math.exp(-k * tau / 0.1) for k in survive) - mean**2
+
+
+@pytest.mark.parametrize("grid", [QUICK, FULL], ids=["quick", "full"])
+def test_ns2s_background_offers_the_analytic_load_and_is_common_to_both_random_cases(grid):
+    every = ns2_runs(grid)
+    assert every is not None
+    only = every[(every["mode"] == "TCPonly") & (every["rtt_ms"] == 100.0)].set_index(["case", "replication"])
+    # One burst a second; the replications are independent, so their mean per burst lies within three
+    # standard errors of E[N] (σ/√(replications × bursts)).
+    mean, variance = burst_packets()
+    bursts = grid["duration_s"]
+    per_burst = only.loc["bON", "background_packets"] / bursts
+    assert abs(per_burst.mean() - mean) <= 3 * math.sqrt(variance / (len(per_burst) * bursts))
+    # The bottleneck's generator is another stream: the bursts are the same with and without it.
+    assert (only.loc["BN", "background_packets"] == only.loc["bON", "background_packets"]).all()

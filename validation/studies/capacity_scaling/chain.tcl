@@ -3,11 +3,14 @@
 # Journal of Electrical and Electronics Engineering 13(1), 2016, §6.1: one NewReno flow over
 # S - N1 - N2 - N3 - D, N1->N2 at 10 Mb/s with or without practRA.
 #
-#   ns chain.tcl RTT_S MRCI_S(0 = TCPonly) SAMPLE_S DURATION_S BON_S BN_S SEED TRACE OUT_PREFIX
+#   ns chain.tcl RTT_S MRCI_S(0 = TCPonly) SAMPLE_S DURATION_S BON_S BN_S REPLICATION TRACE OUT_PREFIX
 #
 # BON_S > 0 adds §6.2's background: from B (on N1) to D, UDP CBR at 10 Mb/s in 1500 B packets in
 # a burst every second (fixed phase) of Exp(BON_S) length truncated at 1 s. BN_S > 0 adds §6.3's
 # bottleneck: N2->N3's bandwidth_ redrawn from U[1, 10] Mb/s every Exp(BN_S) (initially 10 Mb/s).
+# The background and the bottleneck each draw from their own RNG stream; replication k (from 0) uses
+# substream k of both, the replication method of the ns Manual's "Random Numbers" chapter (ns-2.35
+# tools/rng.cc, next-substream): independent runs, each reproducible.
 # TRACE 1 writes OUT_PREFIX.trace: time, arrival rate and service rate at N1->N2 per 100 ms.
 #
 # ns-2.35 has no rate-adaptation module: practRA is emulated by a Tcl procedure that polls the
@@ -23,13 +26,11 @@ set sample [lindex $argv 2]
 set duration [lindex $argv 3]
 set bon [lindex $argv 4]
 set bn [lindex $argv 5]
-set seed [lindex $argv 6]
+set replication [lindex $argv 6]
 set tracing [lindex $argv 7]
 set prefix [lindex $argv 8]
 
 set ns [new Simulator]
-global defaultRNG
-$defaultRNG seed $seed
 Agent/TCP set packetSize_ 1460
 # The paper's TCPonly flow fills the 10 Mb/s link at RTT 100 ms (its Fig. 4b): the window must
 # exceed the BDP, so ns-2's default window_ of 20 packets is not the paper's.
@@ -67,7 +68,7 @@ if {$bon > 0} {
     $cbr set rate_ 10Mb
     $cbr attach-agent $udp
     set burst_rng [new RNG]
-    $burst_rng seed [expr {$seed + 1}]
+    for {set k 0} {$k < $replication} {incr k} { $burst_rng next-substream }
     for {set k 0} {$k < $duration} {incr k} {
         set length [expr {min(1.0, [$burst_rng exponential $bon])}]
         $ns at $k "$cbr start"
@@ -77,7 +78,7 @@ if {$bon > 0} {
 if {$bn > 0} {
     set link23 [[$ns link $node(N2) $node(N3)] link]
     set bn_rng [new RNG]
-    $bn_rng seed [expr {$seed + 2}]
+    for {set k 0} {$k < $replication} {incr k} { $bn_rng next-substream }
     proc redraw_bottleneck {} {
         global ns link23 bn_rng bn
         $link23 set bandwidth_ [$bn_rng uniform 1e6 10e6]
@@ -104,6 +105,14 @@ proc tcp_drops {} {
         }
     }
     return $drops
+}
+# The background's packets offered to N1->N2 (its 100 Mb/s access link loses none).
+proc background_packets {} {
+    global fmon
+    foreach flow [$fmon(N1N2) flows] {
+        if {[$flow set flowid_] == 2} { return [$flow set parrivals_] }
+    }
+    return 0
 }
 set link12 [[$ns link $node(N1) $node(N2)] link]
 
@@ -186,6 +195,7 @@ proc finish {} {
     puts $out "retransmissions [$tcp set nrexmitpack_]"
     puts $out "timeouts [$tcp set nrexmit_]"
     puts $out "dropped_packets [tcp_drops]"
+    puts $out "background_packets [background_packets]"
     close $out
     global tracing trace_file
     if {$tracing} { close $trace_file }

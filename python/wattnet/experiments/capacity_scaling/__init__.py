@@ -46,7 +46,7 @@ from wattnet.experiments.capacity_scaling.params import (
     Grid,
 )
 from wattnet.experiments.capacity_scaling.plots import figure3, figure4
-from wattnet.experiments.capacity_scaling.reference import ns2_case, ns2_checks, ns2_frames, ns2_trace
+from wattnet.experiments.capacity_scaling.reference import ns2_case, ns2_checks, ns2_frames, ns2_runs, ns2_trace
 from wattnet.experiments.capacity_scaling.reporting import report
 from wattnet.experiments.capacity_scaling.scenario import background_flow, base_scenario, practra, rwnd_label
 from wattnet.experiments.capacity_scaling.sweeps import (
@@ -99,7 +99,7 @@ def reproduce(
     ], ignore_index=True)  # fmt: skip
     runs = add_throughput_reduction(runs)
     summary = summarise(runs)
-    reference = ns2_frames(config)
+    reference, ns2_every = ns2_frames(config), ns2_runs(config)
 
     a3 = a3_readings(runs, summary, max(config["rtts_s"]) * 1000)
     write_tables(out, {"runs": runs, "fig3_summary": summary, "a3_readings": a3,
@@ -129,8 +129,8 @@ def reproduce(
     ours = checks(lambda run: trace(out, run), runs, summary, config)
     theirs = ns2_checks(reference, config)
     causes = {}
-    if reference is not None:
-        seeds = per_seed(lambda run: trace(out, run), runs, config)
+    if reference is not None and ns2_every is not None:
+        seeds = per_seed(lambda run: trace(out, run), runs, config), per_seed(ns2_trace, ns2_every, config)
         causes = explanations(runs, reference[0], config, ours, theirs, seeds, (lambda run: trace(out, run), ns2_trace))
     merged = {
         id: " ".join(part for part in (EXPLANATIONS.get(id, ""), causes.get(id, "")) if part)
@@ -138,7 +138,8 @@ def reproduce(
     }
     check_list = judge(ours, theirs, explanations=merged)
     write_checks(out, check_list)
-    return report(out, config, quick, runs, summary, check_list, figures, ns2_summary)
+    ns2_replications = 1 if ns2_every is None else int(ns2_every["replication"].max()) + 1
+    return report(out, config, quick, runs, summary, check_list, figures, ns2_summary, ns2_replications)
 
 
 __all__ = [
@@ -174,6 +175,7 @@ __all__ = [
     "ns2_case",
     "ns2_checks",
     "ns2_frames",
+    "ns2_runs",
     "ns2_trace",
     "practra",
     "recovery_times",

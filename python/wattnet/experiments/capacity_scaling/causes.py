@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from wattnet.experiments.capacity_scaling.params import PRIMARY_RWND, R_MAX, RATES_BPS, RECORDER_BIN_S, TARGETS, Grid
@@ -18,10 +19,11 @@ from wattnet.experiments.report import disagreements, numbers
 from wattnet.sweep import mean_ci
 from wattnet.topology.chain import bdp_buffer_packets
 
-# The targets each cause bears on: the rate-change counts (with the case each reads), and those read
+# The targets each cause bears on: the rate-change counts (with the case each reads; A12's saving and
+# reduction at the smallest mRCI follow them), and those read
 # from the cases with the random background (the single source draws no random number: its
 # replications are identical).
-RATE_CHANGE_TARGETS = {"A4": "single", "A8": "bON"}
+RATE_CHANGE_TARGETS = {"A4": "single", "A8": "bON", "A12": "bON"}
 BACKGROUND_TARGETS = ("A7", "A8", "A9", "A10", "A11", "A12")
 # judge()'s agreement rule: numbers within max(RELATIVE·|ns-2|, ABSOLUTE) agree.
 RELATIVE, ABSOLUTE = 0.15, 0.5
@@ -142,54 +144,125 @@ def traced(
 
 def per_seed(trace_of: Callable[[pd.Series], pd.DataFrame], runs: pd.DataFrame, config: Grid) -> dict[str, list[dict[str, float | bool]]]:  # fmt: skip
     """Target id → its numbers (``report.numbers``) computed from each replication's runs alone: one
-    entry per seed."""
+    entry per seed. A case run once (it draws no random number, so every seed's run is that one)
+    enters every seed's checks."""
     out: dict[str, list[dict[str, float | bool]]] = {}
+    once = runs.groupby("case")["replication"].transform("max") == 0
     for replication in sorted(runs["replication"].unique()):
         # The checks read the first replication's traces; each seed's own are read as its first.
-        alone = runs[runs["replication"] == replication].assign(replication=0)
+        alone = runs[(runs["replication"] == replication) | once].assign(replication=0)
         for check in checks(trace_of, alone, summarise(alone), config):
             out.setdefault(check["id"], []).append(numbers(check["wattnet_value"]))
     return out
 
 
-def seed_noise(ours: Any, theirs: Any, ours_seeds: list[dict[str, float | bool]]) -> str | None:
-    """Whether ns-2.35's one run lies within wattnet's seed-to-seed spread on the numbers of one target
-    on which the two disagree (judge()'s rule): within the 95 % prediction interval of one more run
-    drawn from wattnet's per-seed values, mean ± t(0.975, n − 1)·s·√(1 + 1/n) (for a yes/no: some
-    seed of wattnet's gives ns-2.35's answer). None when nothing disagrees or wattnet ran one seed."""
-    far = [line.split(": wattnet ")[0] for line in disagreements(ours, theirs, RELATIVE, ABSOLUTE)]
-    if not far or len(ours_seeds) < 2:
+def _g(value: float, digits: int = 3) -> str:
+    """``digits`` significant digits, whole numbers from the hundreds up (no exponent)."""
+    return f"{value:.0f}" if abs(value) >= 10 ** (digits - 1) else f"{value:.{digits}g}"
+
+
+def _within_spread(mine: list[float], other: list[float]) -> tuple[str, bool] | None:
+    """Whether two simulators' per-seed values of one number differ by no more than their seed-to-seed
+    spread at 95 %: with several seeds in both, the two means by Welch's confidence interval of their
+    difference; with one run in one of them, that run against the 95 % prediction interval of one
+    more run of the other, mean ± t(0.975, n − 1)·s·√(1 + 1/n). A number the same in every seed has
+    no spread (a case that draws no random number). None when neither has two seeds."""
+    from scipy.stats import t
+
+    if not mine or not other or max(len(mine), len(other)) < 2:
         return None
-    reference = numbers(theirs)
+    if all(np.ptp(v) == 0 for v in (mine, other)):
+        return f"wattnet {_g(mine[0])}, ns-2.35 {_g(other[0])}, each the same in every seed", mine[0] == other[0]
+    if len(mine) >= 2 and len(other) >= 2:
+        (m, vm), (o, vo) = ((float(np.mean(v)), float(np.var(v, ddof=1)) / len(v)) for v in (mine, other))
+        freedom = (vm + vo) ** 2 / (vm**2 / (len(mine) - 1) + vo**2 / (len(other) - 1))
+        half = float(t.ppf(0.975, freedom)) * math.sqrt(vm + vo)
+        return f"wattnet {_g(m)}, ns-2.35 {_g(o)}, difference {_g(m - o, 2)} ± {_g(half, 2)}", abs(m - o) <= half
+    if len(mine) >= 2:
+        seeds, name, one, one_name = mine, "wattnet", other[0], "ns-2.35"
+    else:
+        seeds, name, one, one_name = other, "ns-2.35", mine[0], "wattnet"
+    # mean_ci's half-width is t·s/√n; one more run's is t·s·√(1 + 1/n), that × √(n + 1).
+    mean, half = mean_ci(seeds)
+    spread = half * math.sqrt(len(seeds) + 1)
+    return f"{name} {_g(mean)} ± {_g(spread, 2)}, {one_name} {_g(one)}", abs(one - mean) <= spread
+
+
+def seed_noise(
+    ours: Any,
+    theirs: Any,
+    ours_seeds: list[dict[str, float | bool]],
+    theirs_seeds: list[dict[str, float | bool]],
+) -> str | None:
+    """Whether the numbers of one target on which the two simulators disagree (judge()'s rule) lie
+    within their seed-to-seed spread (``_within_spread`` on each simulator's per-seed values; for a
+    yes/no: some seed of either simulator gives the other's answer). None when nothing disagrees or
+    neither simulator ran two seeds."""
+    far = [line.split(": wattnet ")[0] for line in disagreements(ours, theirs, RELATIVE, ABSOLUTE)]
+    answers = numbers(ours), numbers(theirs)
     within: list[str] = []
     outside: list[str] = []
     for key in far:
-        mine, other = [s[key] for s in ours_seeds if key in s], reference[key]
-        if len(mine) < 2:
-            continue
-        if isinstance(other, bool):
-            agreeing = sum(v == other for v in mine)
-            quoted = f"{key}: ns-2.35's answer in {agreeing} of wattnet's {len(mine)} seeds"
-            inside = agreeing > 0
+        mine, other = ([s[key] for s in seeds if key in s] for seeds in (ours_seeds, theirs_seeds))
+        if isinstance(answers[0][key], bool):
+            if max(len(mine), len(other)) < 2:
+                continue
+            # A yes/no's seeds are not averaged: the check on the means gives each simulator's answer.
+            flips = sum(v == answers[1][key] for v in mine), sum(v == answers[0][key] for v in other)
+            quoted = (
+                f"{key}: ns-2.35's answer in {flips[0]} of wattnet's {len(mine)} seeds, "
+                f"wattnet's in {flips[1]} of ns-2.35's {len(other)}"
+            )
+            inside = sum(flips) > 0
         else:
-            # mean_ci's half-width is t·s/√n; one more run's is t·s·√(1 + 1/n), that × √(n + 1).
-            mean, half = mean_ci(mine)
-            spread = half * math.sqrt(len(mine) + 1)
-            quoted = f"{key}: wattnet {mean:.3g} ± {spread:.2g}, ns-2.35 {other:.3g}"
-            inside = abs(other - mean) <= spread
+            tested = _within_spread([float(v) for v in mine], [float(v) for v in other])
+            if tested is None:
+                continue
+            quoted, inside = f"{key}: {tested[0]}", tested[1]
         (within if inside else outside).append(quoted)
     if not within and not outside:
         return None
     sentence = (
-        f"ns-2.35 ran one seed per point and wattnet {len(ours_seeds)}: for {len(within)} of the "
-        f"{len(within) + len(outside)} numbers that differ ns-2.35's run lies within the seed-to-seed spread of one "
-        "wattnet run (95 % prediction interval over wattnet's seeds"
-        + (f": {'; '.join(within[:QUOTED])}" if within else "")
-        + ")"
+        f"wattnet ran {len(ours_seeds)} and ns-2.35 {len(theirs_seeds)} seeds per point: {len(within)} of the "
+        f"{len(within) + len(outside)} numbers that differ lie within the seed-to-seed spread at 95 %"
+        + (f" ({'; '.join(within[:QUOTED])})" if within else "")
     )
     if outside:
         sentence += f"; outside it: {'; '.join(outside[:QUOTED])}"
     return sentence + "."
+
+
+def single_source_trend(
+    ours: dict[str, Any], theirs: dict[str, Any], runs: pd.DataFrame, ns2_runs: pd.DataFrame, config: Grid
+) -> str | None:
+    """Why A12's single-source numbers differ (``ours``, ``theirs``: the two simulators' A12 values),
+    when they do: that case draws no random number, so no seed explains it; its saving barely moves
+    with RTT in either simulator, and at the smallest mRCI practRA's decision instants (A4's cause)
+    set the rate-change count and the throughput it costs."""
+    if not disagreements(ours.get("single"), theirs.get("single"), RELATIVE, ABSOLUTE):
+        return None
+    lo, hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
+    rtt_lo, rtt_hi = f"RTT {lo:g}", f"RTT {hi:g}"
+    mrci_lo = min(config["mrcis_s"]) * 1000
+    moves = [
+        v["single"]["saving_pct_by_rtt"][rtt_hi] - v["single"]["saving_pct_by_rtt"][rtt_lo] for v in (ours, theirs)
+    ]
+    costs = [v["single"]["reduction_pct_by_mrci"][f"mRCI {mrci_lo:g}"] for v in (ours, theirs)]
+    answers = {v["single"].get("holds", {}).get("saving with RTT") for v in (ours, theirs)}
+    tie = ", a near tie on which 'saving with RTT' turns" if len(answers) > 1 else ""
+    changes = []
+    for frame in (runs, ns2_runs):
+        pc = frame[
+            (frame["case"] == "single") & (frame["mrci_ms"] == mrci_lo) & (frame["rwnd"] == rwnd_label(PRIMARY_RWND))
+        ]
+        changes.append(float(pc["rate_changes"].astype(float).mean()))
+    return (
+        "The single source draws no random number, so its numbers are the same in every seed of both simulators "
+        f"and their difference is no seed noise: its saving moves by {moves[0]:+.2f} points from RTT {lo:g} to {hi:g} ms "
+        f"in wattnet and {moves[1]:+.2f} in ns-2.35{tie}, and at mRCI "
+        f"{mrci_lo:g} ms practRA changes the rate {changes[0]:.0f} against {changes[1]:.0f} times (mean over RTT) at "
+        f"a throughput cost of {costs[0]:.2f} against {costs[1]:.2f} %, the decision instants of A4's cause."
+    )
 
 
 def explanations(
@@ -198,17 +271,16 @@ def explanations(
     config: Grid,
     ours: list[dict[str, Any]] | None = None,
     reference: dict[str, dict[str, Any] | None] | None = None,
-    seeds: dict[str, list[dict[str, float | bool]]] | None = None,
+    seeds: tuple[dict[str, list[dict[str, float | bool]]], dict[str, list[dict[str, float | bool]]]] | None = None,
     traces: tuple[Callable[[pd.Series], pd.DataFrame], Callable[[pd.Series], pd.DataFrame]] | None = None,
 ) -> dict[str, str]:
     """Target id → the measured cause of a disagreement with ns-2.35 (several causes are joined).
-    ``ours`` and ``reference`` are the two simulators' checks and ``seeds`` wattnet's per-seed
-    numbers (``per_seed``), for the seed-to-seed noise of the background targets; ``traces`` wattnet's
-    and ns-2.35's trace functions, for the targets read from traces."""
+    ``ours`` and ``reference`` are the two simulators' checks and ``seeds`` wattnet's and ns-2.35's
+    per-seed numbers (``per_seed``), for the seed-to-seed spread of the background targets; ``traces``
+    wattnet's and ns-2.35's trace functions, for the targets read from traces."""
     if ns2_runs is None:
         return {}
     out: dict[str, list[str]] = {}
-    duration = config["duration_s"]
     rtt_lo, rtt_hi = min(config["rtts_s"]) * 1000, max(config["rtts_s"]) * 1000
     for id, case in RATE_CHANGE_TARGETS.items():
         if case not in set(runs["case"]) or case not in set(ns2_runs["case"]):
@@ -226,25 +298,20 @@ def explanations(
             )
     if {"bON", "BN"} <= set(runs["case"]) and {"bON", "BN"} <= set(ns2_runs["case"]):
         ours_by_id = {c["id"]: c for c in ours or []}
-        losses = "; ".join(
-            f"{case} wattnet {_tcponly_loss(runs, case, rtt_hi):.2f} %, ns-2.35 {_tcponly_loss(ns2_runs, case, rtt_hi):.2f} %"
-            for case in ("bON", "BN")
-        )
-        single_run = int(runs["replication"].max()) == 0
+        ours_seeds, theirs_seeds = seeds or ({}, {})
         for id in BACKGROUND_TARGETS:
             mine, other = ours_by_id.get(id), (reference or {}).get(id)
-            noise = None
-            if mine is not None and other is not None:
-                noise = seed_noise(mine["wattnet_value"], other["wattnet_value"], (seeds or {}).get(id, []))
-            if noise is None and single_run:
-                noise = (
-                    "The background's burst lengths are random and the two simulators draw them from different "
-                    f"generators: with one run of {duration:g} s per point TCPonly's own loss at RTT {rtt_hi:g} ms "
-                    f"already differs ({losses}) before practRA acts, and one run per simulator cannot measure the "
-                    "seed-to-seed spread (the full grid runs 10 seeds in wattnet)."
-                )
+            if mine is None or other is None:
+                continue
+            noise = seed_noise(
+                mine["wattnet_value"], other["wattnet_value"], ours_seeds.get(id, []), theirs_seeds.get(id, [])
+            )
             if noise is not None:
                 out.setdefault(id, []).append(noise)
+            if id == "A12":
+                trend = single_source_trend(mine["wattnet_value"], other["wattnet_value"], runs, ns2_runs, config)
+                if trend is not None:
+                    out.setdefault(id, []).append(trend)
     if ours is not None:
         failed = {c["id"] for c in ours if not c["pass"]}
         found = smallest_rtt(runs, ns2_runs, config, failed)

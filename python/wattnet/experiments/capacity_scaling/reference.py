@@ -15,15 +15,25 @@ from wattnet.experiments.report import (
 )
 
 
-def ns2_frames(config: Grid) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """ns-2.35's runs of this grid's duration (``validation/studies/capacity_scaling``) as the study's
-    runs and summary frames; None when the reference is not stored."""
+def ns2_runs(config: Grid) -> pd.DataFrame | None:
+    """Every stored ns-2.35 run of this grid's duration (``validation/studies/capacity_scaling``), all
+    its replications, in the study's runs layout; None when the reference is not stored."""
     rows = reference_rows(NAME)
     if rows is None:
         return None
     rows = rows[rows["duration_s"] == config["duration_s"]].copy()
     rows["mrci_ms"] = rows["mrci_ms"].astype(float)
-    runs = add_throughput_reduction(rows)
+    return add_throughput_reduction(rows)
+
+
+def ns2_frames(config: Grid) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """ns-2.35's runs and summary for the checks: the replications wattnet runs on this grid (the
+    quick grid's one is the first), so both simulators' values are means over as many seeds; the
+    others measure ns-2.35's seed-to-seed spread (``ns2_runs``)."""
+    every = ns2_runs(config)
+    if every is None:
+        return None
+    runs = every[every["replication"] < config["replications"]]
     return runs, summarise(runs)
 
 

@@ -40,7 +40,9 @@ UNSCALED_WINDOW_BYTES = 65535
 
 
 def report(out: Path, config: Grid, quick: bool, runs: pd.DataFrame, summary: pd.DataFrame,
-           check_list: list[dict[str, Any]], figures: list[Path], ns2_summary: pd.DataFrame | None) -> Path:  # fmt: skip
+           check_list: list[dict[str, Any]], figures: list[Path], ns2_summary: pd.DataFrame | None,
+           ns2_replications: int = 1) -> Path:  # fmt: skip
+    """``ns2_replications``: how many replications ns-2.35 stores per background and bottleneck point."""
     e = html.escape
     reduced = " (reduced: --quick)" if quick else ""
     rtt_hi = max(config["rtts_s"]) * 1000
@@ -148,9 +150,10 @@ parameters; no buffer or window reading is tuned to reach it. wattnet, per recei
             "that polls N1's queue every 1 ms, samples the arrival rate once per mRCI and sets the link's "
             "<code>bandwidth_</code> by the same rules. Fidelity: decisions at 1 ms polls, also while the link idles, "
             "rather than at every packet and sample tick, a new rate applies from the next packet transmission, and the "
-            "1 ms transition does not pause the link. ns-2.35 runs one seed per point "
-            f"(wattnet {config['replications']}): "
-            "the background targets' causes test its run against the spread of wattnet's seeds."
+            "1 ms transition does not pause the link. ns-2.35 runs the background and bottleneck points "
+            f"{ns2_replications} times (independent RNG substreams) and the single source, which draws no random "
+            f"number, once; the checks read as many replications in both simulators (wattnet {config['replications']}), "
+            "and the background targets' causes test the difference against both simulators' seed-to-seed spread."
         ),
         sections=[
             (f"A3: r̄ at RTT {rtt_hi:g} ms, and its sensitivity to the receive window", a3_section),

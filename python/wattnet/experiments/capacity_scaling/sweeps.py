@@ -79,7 +79,8 @@ def run_grid(
 
 
 def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
-    """The measures for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %."""
+    """The measures for one run: r̄ of N1's port, its rate changes, the flow's goodput and loss %, and
+    the packets the background sent (0 without it)."""
     ports = pd.read_parquet(run_dir / "ports.parquet").set_index("port")
     flows = pd.read_parquet(run_dir / "flows.parquet").set_index("flow")
     connections = pd.read_parquet(run_dir / "connections.parquet")
@@ -95,6 +96,7 @@ def run_metrics(run_dir: Path, duration_s: float) -> dict[str, float]:
         "loss_pct": 100 * dropped / data_sent if data_sent else math.nan,
         "retransmissions": int(connections["retransmissions"].sum()),
         "timeouts": int(connections["timeouts"].sum()),
+        "background_packets": int(flows["sent_packets"].get("background", 0)),
     }
 
 

@@ -16,7 +16,7 @@ pub enum Ecn {
 
 /// A packet as its source made it. `repr(C)`, in the order delivery reads it: its send time
 /// and subflow, then the TCP header's per-segment fields, so that an endpoint reads the first
-/// 48 bytes (one cache line or two) rather than fields spread over all 136.
+/// 56 bytes (one cache line or two) rather than fields spread over all 136.
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
 pub struct Packet {
@@ -252,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn what_an_endpoint_reads_of_a_packet_lies_in_its_first_48_bytes() {
+    fn what_an_endpoint_reads_of_a_packet_lies_in_its_first_56_bytes() {
         use std::mem::offset_of;
         let header = offset_of!(Packet, tcp);
         let read = [
@@ -265,8 +265,10 @@ mod tests {
             header + offset_of!(TcpHeader, ts_ecr) + 4,
             header + offset_of!(TcpHeader, flags) + 1,
             header + offset_of!(TcpHeader, sack_blocks) + 1,
+            header + offset_of!(TcpHeader, path) + 2,
         ];
-        assert_eq!(read.into_iter().max(), Some(48));
+        // 8 (sent_at) + 2 + 1 + 1 + 4 (flow), then the header's 3 × 8 + 3 × 4 + 1 + 1 + 2.
+        assert_eq!(read.into_iter().max(), Some(56));
         assert_eq!(std::mem::size_of::<Packet>(), 136);
     }
 }

@@ -268,6 +268,11 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
+        // The packet behind this one on the link arrives next, a serialization time from now:
+        // its record, out of cache since it was queued, is fetched meanwhile, not on arrival.
+        if let Some(&(_, next)) = self.net.ports.get(via as usize).and_then(|p| p.pipe.front()) {
+            self.pool.prefetch_hot(next);
+        }
         let h = self.pool.hot_mut(pkt);
         if h.dst == node {
             return self.deliver(pkt, via);

@@ -28,7 +28,10 @@ use power::Observation;
 use recorder::Recorder;
 pub use transport::{Application, Connection, CwndChange, MultipathFlow, TcpFlow, WebRequests};
 
+/// A flow's packet counters, one aligned cache line per flow, apart from the flow's settings:
+/// what a packet's delivery, loss or sending updates.
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(64))]
 pub struct FlowStats {
     pub sent_packets: u64,
     pub sent_bytes: u64,
@@ -44,7 +47,6 @@ pub struct Flow {
     pub src: u32,
     pub dst: u32,
     pub start: Time,
-    pub stats: FlowStats,
     /// Present for TCP flows; UDP flows have a source instead.
     pub tcp: Option<TcpFlow>,
 }
@@ -109,6 +111,8 @@ pub(crate) struct Routing {
 /// The traffic: flows, their UDP sources and TCP connections.
 pub(crate) struct Transport {
     pub(crate) flows: Vec<Flow>,
+    /// Per flow, its counters.
+    pub(crate) flow_stats: Vec<FlowStats>,
     pub(crate) sources: Vec<UdpSource>,
     pub(crate) connections: Vec<Connection>,
     /// Path slots given to connections' subflows so far (`forwarding.rs`).
@@ -241,9 +245,10 @@ impl Simulation {
         if let Some(t) = next {
             self.events.schedule(t, EventKind::SourceEmit { source });
         }
-        let flow = &mut self.transport.flows[flow_id as usize];
-        flow.stats.sent_packets += 1;
-        flow.stats.sent_bytes += size as u64;
+        let stats = &mut self.transport.flow_stats[flow_id as usize];
+        stats.sent_packets += 1;
+        stats.sent_bytes += size as u64;
+        let flow = &self.transport.flows[flow_id as usize];
         let (src_node, dst) = (flow.src, flow.dst);
         let pkt = self.pool.alloc(Packet {
             flow: flow_id,
@@ -263,6 +268,14 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
+        // The packet behind this one on the link (on the wire, else being serialized) arrives
+        // next, a serialization time or more from now: its record, out of cache since it was
+        // queued, is fetched meanwhile rather than on arrival.
+        if let Some(p) = self.net.ports.get(via as usize) {
+            if let Some(next) = p.pipe.front().map(|&(_, id)| id).or(p.in_service.map(|s| s.pkt)) {
+                self.pool.prefetch_hot(next);
+            }
+        }
         let h = self.pool.hot_mut(pkt);
         if h.dst == node {
             return self.deliver(pkt, via);
@@ -393,14 +406,13 @@ impl Simulation {
 
     /// `pkt` reached its destination over port `via`.
     fn deliver(&mut self, pkt: PacketId, via: PortId) {
-        self.pool.sync(pkt);
         self.count_received(pkt, via);
-        let p = self.pool.get(pkt);
-        let stats = &mut self.transport.flows[p.flow as usize].stats;
+        let h = *self.pool.hot(pkt);
+        let stats = &mut self.transport.flow_stats[h.flow as usize];
         stats.received_packets += 1;
-        stats.received_bytes += p.size_bytes as u64;
-        stats.delay_sum += (self.now - p.sent_at) as u128;
-        if p.conn == NO_CONNECTION {
+        stats.received_bytes += h.size_bytes as u64;
+        stats.delay_sum += (self.now - self.pool.get(pkt).sent_at) as u128;
+        if h.conn == NO_CONNECTION {
             self.pool.release(pkt);
         } else {
             self.tcp_deliver(pkt);
@@ -409,7 +421,7 @@ impl Simulation {
 
     /// Drops a packet that no port counted (no route, TTL): charge it to its flow.
     fn discard(&mut self, pkt: PacketId) {
-        self.transport.flows[self.pool.get(pkt).flow as usize].stats.dropped_packets += 1;
+        self.transport.flow_stats[self.pool.hot(pkt).flow as usize].dropped_packets += 1;
         self.pool.release(pkt);
     }
 

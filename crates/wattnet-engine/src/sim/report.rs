@@ -1,6 +1,6 @@
 //! Results: the conservation check and the tables a run produces.
 
-use super::{Flow, Simulation, Transport};
+use super::{FlowStats, Simulation, Transport};
 use crate::error::RunError;
 use crate::port::Port;
 use crate::results::{Column, Results, Scalar, Table};
@@ -19,9 +19,9 @@ impl Simulation {
                 meter.advance(now);
             }
         }
-        let sent: u64 = self.transport.flows.iter().map(|f| f.stats.sent_packets).sum();
-        let received: u64 = self.transport.flows.iter().map(|f| f.stats.received_packets).sum();
-        let dropped: u64 = self.transport.flows.iter().map(|f| f.stats.dropped_packets).sum();
+        let sent: u64 = self.transport.flow_stats.iter().map(|f| f.sent_packets).sum();
+        let received: u64 = self.transport.flow_stats.iter().map(|f| f.received_packets).sum();
+        let dropped: u64 = self.transport.flow_stats.iter().map(|f| f.dropped_packets).sum();
         let held: u64 = self.net.ports.iter().map(|p| p.held_packets() as u64).sum();
         if sent != received + dropped + held || held != self.pool.live() as u64 {
             return Err(RunError(format!(
@@ -146,30 +146,31 @@ impl Simulation {
 
     fn flow_table(&self, in_network: &[u64]) -> Table {
         let flows = &self.transport.flows;
-        let col_u = |f: &dyn Fn(&Flow) -> u64| Column::U64(flows.iter().map(f).collect());
+        let stats = &self.transport.flow_stats;
+        let col_u = |f: &dyn Fn(&FlowStats) -> u64| Column::U64(stats.iter().map(f).collect());
         let mut t = Table::default();
         t.add("flow", Column::Str(flows.iter().map(|f| f.name.clone()).collect()))
             .add("src", Column::Str(flows.iter().map(|f| self.net.node_names[f.src as usize].clone()).collect()))
             .add("dst", Column::Str(flows.iter().map(|f| self.net.node_names[f.dst as usize].clone()).collect()))
-            .add("sent_packets", col_u(&|f| f.stats.sent_packets))
-            .add("sent_bytes", col_u(&|f| f.stats.sent_bytes))
-            .add("received_packets", col_u(&|f| f.stats.received_packets))
-            .add("received_bytes", col_u(&|f| f.stats.received_bytes))
-            .add("dropped_packets", col_u(&|f| f.stats.dropped_packets))
+            .add("sent_packets", col_u(&|f| f.sent_packets))
+            .add("sent_bytes", col_u(&|f| f.sent_bytes))
+            .add("received_packets", col_u(&|f| f.received_packets))
+            .add("received_bytes", col_u(&|f| f.received_bytes))
+            .add("dropped_packets", col_u(&|f| f.dropped_packets))
             .add("in_network_packets", Column::U64(in_network.to_vec()))
             .add(
                 "mean_delay_s",
                 Column::F64(
-                    flows
+                    stats
                         .iter()
-                        .map(|f| match f.stats.received_packets {
+                        .map(|f| match f.received_packets {
                             0 => f64::NAN,
-                            n => f.stats.delay_sum as f64 / n as f64 / PS_PER_S as f64,
+                            n => f.delay_sum as f64 / n as f64 / PS_PER_S as f64,
                         })
                         .collect(),
                 ),
             )
-            .add("delivered_bytes", Column::U64(flows.iter().map(|f| self.transport.delivered_bytes(f)).collect()))
+            .add("delivered_bytes", Column::U64((0..flows.len()).map(|f| self.transport.delivered_bytes(f)).collect()))
             .add(
                 "path_hops_start",
                 Column::F64(self.routing.initial_path_hops.iter().map(|h| h.map_or(f64::NAN, f64::from)).collect()),
@@ -183,9 +184,10 @@ impl Simulation {
                 Column::F64(
                     flows
                         .iter()
-                        .map(|f| match self.now.saturating_sub(f.start) {
+                        .enumerate()
+                        .map(|(i, f)| match self.now.saturating_sub(f.start) {
                             0 => 0.0,
-                            span => self.transport.delivered_bytes(f) as f64 * 8.0 / to_secs(span),
+                            span => self.transport.delivered_bytes(i) as f64 * 8.0 / to_secs(span),
                         })
                         .collect(),
                 ),
@@ -357,9 +359,9 @@ impl Simulation {
 
 impl Transport {
     /// Application bytes delivered: UDP payloads received, or TCP data delivered in order.
-    fn delivered_bytes(&self, f: &Flow) -> u64 {
-        match &f.tcp {
-            None => f.stats.received_bytes,
+    fn delivered_bytes(&self, flow: usize) -> u64 {
+        match &self.flows[flow].tcp {
+            None => self.flow_stats[flow].received_bytes,
             Some(tcp) => tcp.connections.iter().map(|&c| self.connections[c as usize].receiver.bytes_delivered()).sum(),
         }
     }

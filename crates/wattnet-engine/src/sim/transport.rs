@@ -6,7 +6,7 @@ use rand_distr::{Distribution, Exp};
 use super::Simulation;
 use crate::event::EventKind;
 use crate::host::{HostEnergyMeter, HostModel};
-use crate::packet::{Packet, PacketId};
+use crate::packet::{Hot, Packet, PacketId};
 use crate::port::PortId;
 use crate::rng::Rng;
 use crate::tcp::ends::{ReceiveEnd, SendEnd};
@@ -61,7 +61,10 @@ pub struct Connection {
     pub opened_at: Time,
     /// The connection's first path slot; subflow s uses slot `path_slot + s` (`forwarding.rs`).
     pub path_slot: u32,
-    /// Per subflow, (cwnd, ssthresh) as last written to the cwnd trace.
+    /// Whether its flow's cwnd changes are traced (the flow's setting, copied here so that an
+    /// endpoint's packets do not read the flow), and per subflow, (cwnd, ssthresh) as last
+    /// written to the trace.
+    traced: bool,
     last_traced: Vec<(f64, f64)>,
     /// The sender's host energy, when its node has an `mptcp_host` model.
     pub energy: Option<Box<HostEnergyMeter>>,
@@ -158,7 +161,7 @@ impl Simulation {
         let tcp = flow.tcp.as_mut().expect("TCP flow");
         let id = self.transport.connections.len() as u32;
         tcp.connections.push(id);
-        let opener = tcp.config.opener;
+        let (opener, traced) = (tcp.config.opener, tcp.traced);
         let window = (tcp.config.initial_window, tcp.config.initial_ssthresh);
         let (group, buffer) = match &tcp.mptcp {
             None => (Group::single(&tcp.config, bytes), None),
@@ -168,8 +171,8 @@ impl Simulation {
             ),
         };
         let subflows = group.subflows();
-        let energy = match self.net.hosts[sender_node as usize].model {
-            Some(HostModel::Mptcp(_, interval)) => Some(Box::new(HostEnergyMeter::new(self.now, interval))),
+        let energy = match self.net.hosts[sender_node as usize].model.as_deref() {
+            Some(&HostModel::Mptcp(_, interval)) => Some(Box::new(HostEnergyMeter::new(self.now, interval))),
             _ => None,
         };
         self.transport.connections.push(Connection {
@@ -180,6 +183,7 @@ impl Simulation {
             receiver: ReceiveEnd::new(&tcp.config, subflows, buffer),
             opened_at: self.now,
             path_slot: self.transport.subflow_slots,
+            traced,
             last_traced: vec![window; subflows],
             energy,
         });
@@ -210,15 +214,16 @@ impl Simulation {
     pub(super) fn tcp_deliver(&mut self, pkt: PacketId) {
         // The endpoint reads the header where it lies (no copy), and the packet is released
         // before the endpoint's answers are allocated.
+        let &Hot { conn: id, dst: at, ecn, .. } = self.pool.hot(pkt);
         let p = self.pool.get(pkt);
-        let (id, subflow, at) = (p.conn, p.subflow, p.dst);
+        let subflow = p.subflow;
         let conn = &mut self.transport.connections[id as usize];
         let mut ctx =
             Ctx { now: self.now, conn: id, subflow, events: &mut self.events, out: &mut self.transport.outbox };
         if at == conn.sender_node {
             conn.sender.on_packet(subflow as usize, &p.tcp, &mut ctx);
         } else {
-            conn.receiver.on_packet(subflow as usize, &p.tcp, p.ecn, &mut ctx);
+            conn.receiver.on_packet(subflow as usize, &p.tcp, ecn, &mut ctx);
         }
         self.pool.release(pkt);
         self.after_endpoint(id, at);
@@ -246,7 +251,7 @@ impl Simulation {
     fn after_endpoint(&mut self, id: u32, node: u32) {
         let conn = &mut self.transport.connections[id as usize];
         let (flow_id, peer) = (conn.flow, if node == conn.sender_node { conn.receiver_node } else { conn.sender_node });
-        if self.transport.flows[flow_id as usize].tcp.as_ref().is_some_and(|t| t.traced) {
+        if conn.traced {
             for (s, (sender, last)) in conn.sender.subflows.iter().zip(conn.last_traced.iter_mut()).enumerate() {
                 let w = sender.window;
                 if (w.cwnd, w.ssthresh) != *last {
@@ -263,7 +268,7 @@ impl Simulation {
         // The host energy integral closes an interval once it is due, and at completion.
         if running && conn.energy.is_some() {
             if let (Some(meter), Some(HostModel::Mptcp(model, _))) =
-                (conn.energy.as_deref(), &self.net.hosts[conn.sender_node as usize].model)
+                (conn.energy.as_deref(), self.net.hosts[conn.sender_node as usize].model.as_deref())
             {
                 if completed || meter.due(self.now) {
                     let readings = Simulation::subflow_readings(conn);
@@ -274,9 +279,9 @@ impl Simulation {
 
         let mut out = std::mem::take(&mut self.transport.outbox);
         for o in out.drain(..) {
-            let flow = &mut self.transport.flows[flow_id as usize];
-            flow.stats.sent_packets += 1;
-            flow.stats.sent_bytes += o.size_bytes as u64;
+            let stats = &mut self.transport.flow_stats[flow_id as usize];
+            stats.sent_packets += 1;
+            stats.sent_bytes += o.size_bytes as u64;
             let pkt = self.pool.alloc(Packet {
                 flow: flow_id,
                 src: node,

@@ -26,7 +26,7 @@ pub(super) fn network(
     for (i, n) in s.nodes.iter().enumerate() {
         let model = n.power.as_ref().map(|p| HostModel::from_spec(p, &format!("nodes[{i}].power"))).transpose()?;
         let activity = matches!(model, Some(HostModel::Battery(_))).then(Box::<HostActivity>::default);
-        hosts.push(Host { model, activity, ..Default::default() });
+        hosts.push(Host { model: model.map(Box::new), activity, ..Default::default() });
     }
 
     let mut ports = Vec::with_capacity(2 * s.links.len());

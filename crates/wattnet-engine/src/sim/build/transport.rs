@@ -88,9 +88,10 @@ pub(super) fn transport(
             sources.push(UdpSource::new(i as u32, &fs.traffic, size, start, stop, rng, &format!("{f}.traffic"))?);
             None
         };
-        flows.push(Flow { name: fs.name.clone(), src, dst, start, stats: FlowStats::default(), tcp });
+        flows.push(Flow { name: fs.name.clone(), src, dst, start, tcp });
     }
-    Ok((Transport { flows, sources, connections: vec![], subflow_slots: 0, outbox: vec![] }, pinned))
+    let flow_stats = vec![FlowStats::default(); flows.len()];
+    Ok((Transport { flows, flow_stats, sources, connections: vec![], subflow_slots: 0, outbox: vec![] }, pinned))
 }
 
 /// Flow `i`'s TCP configuration and application, validated.

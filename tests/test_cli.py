@@ -30,6 +30,7 @@ COLUMNS = {
         "flow", "connection", "sender", "receiver", "transfer_bytes", "opened_s", "completed_s", "transfer_time_s",
         "delivered_bytes", "goodput_bps", "data_packets_sent", "retransmissions", "timeouts", "fast_retransmits",
         "ecn_reductions", "syn_retries", "data_packets_received", "duplicate_packets", "ce_marked_packets", "acks_sent",
+        "handshake_acks",
         "final_cwnd_segments", "srtt_s", "host_energy_j", "subflows", "reinjected_bytes", "state",
     ],
     "subflows": [

@@ -188,21 +188,27 @@ fn an_ecn_echo_halves_cwnd_below_two_segments_only_with_ecn_halve_cwnd() {
     for (halve, cwnd, sent) in [(true, 1.5, vec![]), (false, 2.0, vec![4])] {
         let spec = TcpSpec { ecn: Some(true), ecn_halve_cwnd: Some(halve), ..ns2("reno") };
         let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(3.0), ..spec };
-        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let group = Group::single(&cfg, None);
-        let mut h =
-            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
-        h.with_ctx(|s, ctx, _| s.connect(ctx));
-        // An ECN-setup SYN-ACK (RFC 3168 §6.1.1); segments 1–3 go out.
-        let syn_ack =
-            TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
-        h.now = from_secs(0.1);
-        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
+        // Segments 1–3 go out.
+        let mut h = after_ecn_setup(&spec);
         // The ACK of segments 1 and 2 carries ECN-Echo.
         assert_eq!(h.ack(3, &[], true), sent, "ecn_halve_cwnd {halve}");
         assert_eq!((h.ssthresh(), h.cwnd()), (2.0, cwnd), "ecn_halve_cwnd {halve}");
         assert_eq!(h.sender.stats.ecn_reductions, 1);
     }
+}
+
+/// A sender opened with an ECN-setup SYN-ACK (RFC 3168 §6.1.1) at 0.1 s, its initial window sent.
+fn after_ecn_setup(spec: &TcpSpec) -> Harness {
+    let cfg = TcpConfig::from_spec(spec, "tcp").unwrap();
+    let group = Group::single(&cfg, None);
+    let mut h =
+        Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
+    h.with_ctx(|s, ctx, _| s.connect(ctx));
+    let syn_ack =
+        TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
+    h.now = from_secs(0.1);
+    h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
+    h
 }
 
 /// ns-2.35 `ecn()` at one segment: initial window 1, the ACK of segment 1 carries ECN-Echo, so cwnd
@@ -216,15 +222,7 @@ fn an_ecn_echo_at_one_segment_waits_for_the_timer_with_ecn_cwnd_below_one() {
     for below_one in [true, false] {
         let spec = TcpSpec { ecn: Some(true), ecn_cwnd_below_one: Some(below_one), ..ns2("reno") };
         let spec = TcpSpec { mss_bytes: Some(MSS as u32), initial_window_segments: Some(1.0), ..spec };
-        let cfg = TcpConfig::from_spec(&spec, "tcp").unwrap();
-        let group = Group::single(&cfg, None);
-        let mut h =
-            Harness { sender: Sender::new(&cfg, &group, 0), group, events: EventQueue::default(), out: vec![], now: 0 };
-        h.with_ctx(|s, ctx, _| s.connect(ctx));
-        let syn_ack =
-            TcpHeader { ack: 1, flags: flags::SYN | flags::ACK | flags::ECE, window: 1 << 30, ..Default::default() };
-        h.now = from_secs(0.1);
-        h.with_ctx(|s, ctx, g| s.on_packet(&syn_ack, ctx, g));
+        let mut h = after_ecn_setup(&spec);
         h.now = from_secs(0.2);
         if below_one {
             assert_eq!(h.ack(2, &[], true), Vec::<u64>::new());

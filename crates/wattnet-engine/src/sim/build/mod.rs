@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::control::{NoExternalPolicies, PolicySource};
 use crate::error::ScenarioError;
-use crate::event::EventQueue;
+use crate::event::{EventQueue, WheelShape};
 use crate::packet::PacketPool;
 use crate::port::PortId;
 use crate::routing::ForwardingTable;
@@ -56,6 +56,14 @@ impl PortIds {
             .copied()
             .ok_or_else(|| err(field, format!("unknown port '{name}' (ports are named \"from->to\")")))
     }
+}
+
+/// The event wheel's shape for a network at full load: two events per 1500-byte packet on
+/// every port, each at most a serialization and a propagation delay ahead.
+fn wheel_shape(ports: &[crate::port::Port]) -> WheelShape {
+    let events_per_s: f64 = ports.iter().map(|p| 2.0 * p.rate_bps as f64 / 12_000.0).sum();
+    let horizon = ports.iter().map(|p| p.delay.saturating_add(p.serialization(1500))).max().unwrap_or(0);
+    WheelShape::for_rate(events_per_s, horizon)
 }
 
 impl Simulation {
@@ -103,7 +111,7 @@ impl Simulation {
             now: 0,
             end,
             seed: s.seed,
-            events: EventQueue::default(),
+            events: EventQueue::new(wheel_shape(&net.ports)),
             pool: PacketPool::default(),
             actions,
             net,

@@ -1,0 +1,357 @@
+//! Event keys in order: a timing wheel for the near future, a heap beyond it, and a shape
+//! that follows the run's own event rate.
+//!
+//! Keys wait in a timing wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels",
+//! SOSP 1987): a ring of buckets, each an unsorted list of the keys whose time falls in its
+//! span. The bucket being consumed is sorted once when the clock reaches it and popped from
+//! its end; a key scheduled into it is inserted in order. Keys beyond the ring's span wait in
+//! a 4-ary heap and join the bucket being consumed when the clock reaches their span. Keys
+//! are unique and totally ordered, so the order popped is exact whatever the shape.
+//!
+//! Like a calendar queue (Brown, "Calendar queues", CACM 1988) the wheel re-shapes itself
+//! from what it sees: every 2^16 events, buckets are narrowed or widened to hold about 16
+//! events each, and added while many keys fall beyond the ring.
+
+use super::heap::QuaternaryHeap;
+use crate::time::Time;
+
+/// The width and number of the wheel's buckets: a performance setting only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WheelShape {
+    /// Each bucket spans 2^`width_log2` ps.
+    pub width_log2: u32,
+    /// 2^`buckets_log2` buckets: keys further ahead than they span wait in the heap.
+    pub buckets_log2: u32,
+}
+
+impl Default for WheelShape {
+    /// About 1 µs buckets over about 1 ms.
+    fn default() -> Self {
+        WheelShape { width_log2: 20, buckets_log2: 10 }
+    }
+}
+
+impl WheelShape {
+    const MIN_BUCKETS_LOG2: u32 = 6;
+    /// Most buckets: their headers stay within about 400 kB.
+    const MAX_BUCKETS_LOG2: u32 = 14;
+    const MAX_WIDTH_LOG2: u32 = 50;
+    /// Keys per bucket aimed at.
+    const TARGET: u64 = 16;
+
+    /// A shape for about `events_per_s` events per simulated second, each at most `horizon`
+    /// ps ahead.
+    pub fn for_rate(events_per_s: f64, horizon: Time) -> WheelShape {
+        let width = (Self::TARGET as f64 * 1e12 / events_per_s.max(1.0)).clamp(1.0, 2f64.powi(50)) as u64;
+        let width_log2 = width.ilog2();
+        let buckets = (horizon >> width_log2) + 2;
+        let buckets_log2 = buckets.next_power_of_two().ilog2().clamp(Self::MIN_BUCKETS_LOG2, Self::MAX_BUCKETS_LOG2);
+        WheelShape { width_log2, buckets_log2 }
+    }
+}
+
+/// What the wheel saw since it last looked at its shape.
+#[derive(Clone, Copy, Default)]
+struct Window {
+    /// Keys popped before, and the time of the last of them.
+    popped_before: u64,
+    start: Time,
+    pushed: u64,
+    pushed_far: u64,
+}
+
+pub(super) struct Wheel {
+    shape: WheelShape,
+    /// The absolute number (time >> width_log2) of the bucket being consumed.
+    cursor: u64,
+    /// Its keys, in decreasing order.
+    current: Vec<u128>,
+    /// The other buckets, by absolute number modulo their count; keys unsorted.
+    buckets: Vec<Vec<u128>>,
+    /// One bit per bucket: not empty.
+    occupied: Vec<u64>,
+    /// Keys at or beyond `cursor + buckets` when scheduled.
+    far: QuaternaryHeap,
+    len: usize,
+    popped: u64,
+    /// The time of the last key popped: no key pending or to come is earlier.
+    last_time: Time,
+    window: Window,
+    adapt_every: u64,
+}
+
+pub(super) fn time_of(key: u128) -> Time {
+    (key >> 64) as Time
+}
+
+impl Wheel {
+    pub(super) fn new(shape: WheelShape) -> Wheel {
+        assert!(
+            (WheelShape::MIN_BUCKETS_LOG2..=WheelShape::MAX_BUCKETS_LOG2).contains(&shape.buckets_log2),
+            "2^6 to 2^14 buckets"
+        );
+        assert!(shape.width_log2 <= WheelShape::MAX_WIDTH_LOG2, "buckets of at most 2^50 ps");
+        let n = 1usize << shape.buckets_log2;
+        Wheel {
+            shape,
+            cursor: 0,
+            current: vec![],
+            buckets: (0..n).map(|_| vec![]).collect(),
+            occupied: vec![0; n / 64],
+            far: QuaternaryHeap::default(),
+            len: 0,
+            popped: 0,
+            last_time: 0,
+            window: Window::default(),
+            adapt_every: 1 << 16,
+        }
+    }
+
+    pub(super) fn shape(&self) -> WheelShape {
+        self.shape
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(super) fn popped(&self) -> u64 {
+        self.popped
+    }
+
+    #[cfg(test)]
+    pub(super) fn adapt_every(&mut self, events: u64) {
+        self.adapt_every = events;
+    }
+
+    fn mask(&self) -> u64 {
+        (1 << self.shape.buckets_log2) - 1
+    }
+
+    pub(super) fn push(&mut self, key: u128) {
+        self.len += 1;
+        self.window.pushed += 1;
+        if !self.place(key, true) {
+            self.window.pushed_far += 1;
+        }
+    }
+
+    /// Puts `key` where it waits: in order into the bucket being consumed if `in_order`
+    /// (else at its end), or into its bucket, or into the heap (then false).
+    fn place(&mut self, key: u128, in_order: bool) -> bool {
+        // A key in the past of the bucket being consumed (a test's doing) joins it: it is
+        // still the earliest there, and every later bucket is later still.
+        let bucket = time_of(key) >> self.shape.width_log2;
+        let ahead = bucket.saturating_sub(self.cursor);
+        if ahead == 0 {
+            let at = if in_order { self.current.partition_point(|&k| k > key) } else { self.current.len() };
+            self.current.insert(at, key);
+        } else if ahead <= self.mask() {
+            let i = (bucket & self.mask()) as usize;
+            self.buckets[i].push(key);
+            self.occupied[i / 64] |= 1 << (i % 64);
+        } else {
+            self.far.push(key);
+            return false;
+        }
+        true
+    }
+
+    /// Pops the earliest key if its time is at or before `limit`.
+    #[inline]
+    pub(super) fn pop_until(&mut self, limit: Time) -> Option<u128> {
+        if self.popped - self.window.popped_before >= self.adapt_every {
+            self.adapt();
+        }
+        if self.current.is_empty() && !self.advance(limit) {
+            return None;
+        }
+        let &key = self.current.last().expect("advanced to a bucket with keys");
+        if time_of(key) > limit {
+            return None;
+        }
+        self.current.pop();
+        self.len -= 1;
+        self.popped += 1;
+        self.last_time = time_of(key);
+        Some(key)
+    }
+
+    /// Moves the cursor to the next bucket holding keys, unless that bucket starts after
+    /// `limit` (the clock may stop before it, and keys are then scheduled from there).
+    /// False when there is none to move to.
+    fn advance(&mut self, limit: Time) -> bool {
+        let shift = self.shape.width_log2;
+        let next = match (self.next_occupied(), self.far.peek().map(|k| time_of(k) >> shift)) {
+            (Some(w), Some(f)) => w.min(f),
+            (Some(w), None) => w,
+            (None, Some(f)) => f,
+            (None, None) => return false,
+        };
+        if next << shift > limit {
+            return false;
+        }
+        self.cursor = next;
+        let i = (next & self.mask()) as usize;
+        if self.occupied[i / 64] & (1 << (i % 64)) != 0 {
+            self.occupied[i / 64] &= !(1 << (i % 64));
+            std::mem::swap(&mut self.current, &mut self.buckets[i]);
+        }
+        while self.far.peek().is_some_and(|k| time_of(k) >> shift == next) {
+            self.current.push(self.far.pop().expect("peeked"));
+        }
+        self.current.sort_unstable_by(|a, b| b.cmp(a));
+        true
+    }
+
+    /// Re-shapes the wheel from the last window: buckets as wide as the time in which about
+    /// 16 keys were popped, unless they already hold between 4 and 64; twice as many
+    /// buckets (or, at most buckets, twice as wide) while more than 1 key in 8 went beyond
+    /// the ring.
+    fn adapt(&mut self) {
+        let popped = (self.popped - self.window.popped_before) as u128;
+        let span = self.last_time.saturating_sub(self.window.start).max(1) as u128;
+        let per_bucket = popped * (1u128 << self.shape.width_log2) / span;
+        let mut shape = self.shape;
+        if !(WheelShape::TARGET / 4..=WheelShape::TARGET * 4).contains(&(per_bucket.min(u64::MAX as u128) as u64)) {
+            let width = (WheelShape::TARGET as u128 * span / popped).max(1);
+            shape.width_log2 = width.ilog2().min(WheelShape::MAX_WIDTH_LOG2);
+        }
+        if self.window.pushed_far * 8 > self.window.pushed {
+            if shape.buckets_log2 < WheelShape::MAX_BUCKETS_LOG2 {
+                shape.buckets_log2 += 1;
+            } else if per_bucket < 2 * WheelShape::TARGET as u128 && shape.width_log2 < WheelShape::MAX_WIDTH_LOG2 {
+                shape.width_log2 += 1;
+            }
+        }
+        if shape != self.shape {
+            self.reshape(shape);
+        }
+        self.window = Window { popped_before: self.popped, start: self.last_time, pushed: 0, pushed_far: 0 };
+    }
+
+    /// Moves every key into a wheel of another shape, its cursor at the last key popped.
+    fn reshape(&mut self, shape: WheelShape) {
+        let mut keys = std::mem::take(&mut self.current);
+        self.buckets.iter_mut().for_each(|b| keys.append(b));
+        keys.extend(std::iter::from_fn(|| self.far.pop()));
+        *self = Wheel {
+            cursor: self.last_time >> shape.width_log2,
+            len: self.len,
+            popped: self.popped,
+            last_time: self.last_time,
+            window: self.window,
+            adapt_every: self.adapt_every,
+            ..Wheel::new(shape)
+        };
+        for key in keys {
+            self.place(key, false);
+        }
+        self.current.sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    /// The absolute number of the first non-empty bucket after the cursor.
+    fn next_occupied(&self) -> Option<u64> {
+        let mask = self.mask();
+        let words = self.occupied.len();
+        let start = ((self.cursor + 1) & mask) as usize;
+        // Visit the words from the one holding `start`, around the ring and back to it.
+        for step in 0..=words {
+            let w = (start / 64 + step) % words;
+            let mut bits = self.occupied[w];
+            if step == 0 {
+                bits &= !0u64 << (start % 64);
+            }
+            if bits != 0 {
+                let slot = (w * 64 + bits.trailing_zeros() as usize) as u64;
+                return Some(self.cursor + 1 + (slot.wrapping_sub(start as u64) & mask));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng as _;
+
+    /// Random pushes and pops against a sorted reference, for wheels from far too fine to far
+    /// too coarse for the times used, re-shaping every few hundred keys, and with a clock
+    /// that stops at random limits (the simulation then schedules from the limit on).
+    #[test]
+    fn matches_a_sorted_reference_under_random_operations() {
+        let shapes = [(0, 6), (4, 6), (8, 7), (12, 10), (20, 14), (40, 6)];
+        for (i, (width_log2, buckets_log2)) in shapes.into_iter().enumerate() {
+            let mut rng = crate::rng::stream(9, 0, i as u64);
+            let mut wheel = Wheel::new(WheelShape { width_log2, buckets_log2 });
+            wheel.adapt_every(300);
+            let mut reference = std::collections::BTreeSet::new();
+            let (mut seq, mut now) = (0u128, 0u64);
+            let mut shapes_seen = std::collections::HashSet::new();
+            for step in 0..40_000 {
+                // Phases of near-future keys only, and of far ones too, so that the shape moves.
+                let far = (step / 5_000) % 2 == 1;
+                let r = rng.gen_range(0..100);
+                if r < 55 {
+                    let ahead = match r % 4 {
+                        0 => 0,
+                        1 => rng.gen_range(0..50),
+                        2 => rng.gen_range(0..5_000),
+                        _ if far => rng.gen_range(0..1 << 30),
+                        _ => rng.gen_range(0..500),
+                    };
+                    let key = ((now + ahead) as u128) << 64 | seq;
+                    seq += 1;
+                    wheel.push(key);
+                    reference.insert(key);
+                } else if r < 95 {
+                    if let Some(key) = wheel.pop_until(u64::MAX) {
+                        assert_eq!(Some(key), reference.pop_first());
+                        now = time_of(key);
+                    }
+                } else {
+                    let limit = now + rng.gen_range(0..10_000);
+                    let due = reference.first().filter(|&&k| time_of(k) <= limit).copied();
+                    let got = wheel.pop_until(limit);
+                    assert_eq!(got, due);
+                    match got {
+                        Some(key) => {
+                            reference.pop_first();
+                            now = time_of(key);
+                        }
+                        None => now = limit,
+                    }
+                }
+                assert_eq!(wheel.len(), reference.len());
+                shapes_seen.insert(wheel.shape());
+            }
+            assert!(shapes_seen.len() > 2, "the wheel re-shaped itself: {shapes_seen:?}");
+        }
+    }
+
+    #[test]
+    fn takes_the_shape_of_the_event_rate() {
+        // A key every 100 ps, each scheduled 10 µs ahead (the hold model): 16 per bucket
+        // wants 1600 ps → 2^10; 10 µs ahead over 1024 ps buckets wants 2^14 buckets.
+        let mut wheel = Wheel::new(WheelShape::default());
+        wheel.adapt_every(1000);
+        let hold = 10_000_000u64;
+        for seq in 0..hold / 100 {
+            wheel.push(((seq * 100) as u128) << 64 | seq as u128);
+        }
+        for seq in hold / 100..4 * hold / 100 {
+            let popped = wheel.pop_until(u64::MAX).expect("a key");
+            wheel.push(((time_of(popped) + hold) as u128) << 64 | seq as u128);
+        }
+        assert_eq!(wheel.shape(), WheelShape { width_log2: 10, buckets_log2: 14 });
+    }
+
+    #[test]
+    fn shapes_follow_the_event_rate_and_horizon() {
+        // 10⁹ events/s: 16 per bucket is 16 ns → 2^13 ps; a 1 ms horizon wants 2^18 buckets: capped.
+        assert_eq!(WheelShape::for_rate(1e9, 1_000_000_000), WheelShape { width_log2: 13, buckets_log2: 14 });
+        // 10⁶ events/s over 10 µs: 16 µs buckets (2^23 ps), at least 64 of them.
+        assert_eq!(WheelShape::for_rate(1e6, 10_000_000), WheelShape { width_log2: 23, buckets_log2: 6 });
+    }
+}

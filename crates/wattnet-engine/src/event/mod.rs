@@ -6,7 +6,7 @@ mod wheel;
 
 use crate::time::Time;
 pub use wheel::WheelShape;
-use wheel::{time_of, Wheel};
+use wheel::{Wheel, MAX_SEQ};
 
 /// What an event does; the target is an index into one of the simulation's arenas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +68,7 @@ pub struct Event {
 /// The keys wait in a self-shaping timing wheel (`wheel.rs`): the packet path's events, a
 /// serialization or a propagation delay ahead, cost a push and a share of one small sort.
 pub struct EventQueue {
-    keys: Wheel,
-    kinds: Vec<EventKind>,
-    free_slots: Vec<u32>,
+    events: Wheel,
     next_seq: u64,
 }
 
@@ -80,50 +78,30 @@ impl Default for EventQueue {
     }
 }
 
-const SLOT_BITS: u32 = 24;
-const SLOT_MASK: u128 = (1 << SLOT_BITS) - 1;
-/// Sequence numbers have 64 − 24 = 40 bits: 10¹² events per run.
-const MAX_SEQ: u64 = 1 << (64 - SLOT_BITS);
-
 impl EventQueue {
     /// A queue whose wheel starts with `shape` (it re-shapes itself as events come).
     pub fn new(shape: WheelShape) -> EventQueue {
-        EventQueue { keys: Wheel::new(shape), kinds: vec![], free_slots: vec![], next_seq: 0 }
+        EventQueue { events: Wheel::new(shape), next_seq: 0 }
     }
 
     pub fn shape(&self) -> WheelShape {
-        self.keys.shape()
+        self.events.shape()
     }
 
     pub fn schedule(&mut self, time: Time, kind: EventKind) {
-        let slot = match self.free_slots.pop() {
-            Some(s) => {
-                self.kinds[s as usize] = kind;
-                s
-            }
-            None => {
-                assert!(self.kinds.len() < 1 << SLOT_BITS, "more than 2^24 pending events");
-                self.kinds.push(kind);
-                (self.kinds.len() - 1) as u32
-            }
-        };
         assert!(self.next_seq < MAX_SEQ, "more than 2^40 events in one run");
-        let key = (time as u128) << 64 | (self.next_seq as u128) << SLOT_BITS | slot as u128;
+        self.events.push(time, self.next_seq, kind);
         self.next_seq += 1;
-        self.keys.push(key);
     }
 
     /// Pops the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<Event> {
-        let key = self.keys.pop_until(limit)?;
-        let slot = (key & SLOT_MASK) as u32;
-        self.free_slots.push(slot);
-        Some(Event { time: time_of(key), kind: self.kinds[slot as usize] })
+        self.events.pop_until(limit).map(|(time, kind)| Event { time, kind })
     }
 
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.events.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -132,7 +110,7 @@ impl EventQueue {
 
     /// Events processed so far.
     pub fn processed(&self) -> u64 {
-        self.keys.popped()
+        self.events.popped()
     }
 }
 

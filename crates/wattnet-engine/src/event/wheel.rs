@@ -3,7 +3,8 @@
 //!
 //! Keys wait in a timing wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels",
 //! SOSP 1987): a ring of buckets, each an unsorted list of the keys whose time falls in its
-//! span. The bucket being consumed is sorted once when the clock reaches it and popped from
+//! span, linked through the event slab (a bucket's own buffer would be out of cache by the
+//! time the ring comes back to it; the slab's slots are reused last-freed first). The bucket being consumed is sorted once when the clock reaches it and popped from
 //! its end; a key scheduled into it is inserted in order. Keys beyond the ring's span wait in
 //! a 4-ary heap and join the bucket being consumed when the clock reaches their span. Keys
 //! are unique and totally ordered, so the order popped is exact whatever the shape.
@@ -13,6 +14,7 @@
 //! events each, and added while many keys fall beyond the ring.
 
 use super::heap::QuaternaryHeap;
+use super::EventKind;
 use crate::time::Time;
 
 /// The width and number of the wheel's buckets: a performance setting only.
@@ -60,16 +62,33 @@ struct Window {
     pushed_far: u64,
 }
 
+/// A pending event: its key, what it does, and the next event of its bucket.
+#[derive(Clone, Copy)]
+struct Node {
+    key: u128,
+    kind: EventKind,
+    next: u32,
+}
+
+const SLOT_BITS: u32 = 24;
+const SLOT_MASK: u128 = (1 << SLOT_BITS) - 1;
+/// Sequence numbers have 64 − 24 = 40 bits: 10¹² events per run.
+pub(super) const MAX_SEQ: u64 = 1 << (64 - SLOT_BITS);
+const NONE: u32 = u32::MAX;
+
 pub(super) struct Wheel {
     shape: WheelShape,
     /// The absolute number (time >> width_log2) of the bucket being consumed.
     cursor: u64,
     /// Its keys, in decreasing order.
     current: Vec<u128>,
-    /// The other buckets, by absolute number modulo their count; keys unsorted.
-    buckets: Vec<Vec<u128>>,
+    /// The first event of each other bucket (by absolute number modulo their count), or NONE.
+    heads: Vec<u32>,
     /// One bit per bucket: not empty.
     occupied: Vec<u64>,
+    /// Every pending event, by slot; the free slots, last freed on top.
+    nodes: Vec<Node>,
+    free: Vec<u32>,
     /// Keys at or beyond `cursor + buckets` when scheduled.
     far: QuaternaryHeap,
     len: usize,
@@ -80,7 +99,7 @@ pub(super) struct Wheel {
     adapt_every: u64,
 }
 
-pub(super) fn time_of(key: u128) -> Time {
+fn time_of(key: u128) -> Time {
     (key >> 64) as Time
 }
 
@@ -96,8 +115,10 @@ impl Wheel {
             shape,
             cursor: 0,
             current: vec![],
-            buckets: (0..n).map(|_| vec![]).collect(),
+            heads: vec![NONE; n],
             occupied: vec![0; n / 64],
+            nodes: vec![],
+            free: vec![],
             far: QuaternaryHeap::default(),
             len: 0,
             popped: 0,
@@ -128,7 +149,22 @@ impl Wheel {
         (1 << self.shape.buckets_log2) - 1
     }
 
-    pub(super) fn push(&mut self, key: u128) {
+    /// Adds the event `kind` at (`time`, `seq`); `seq` must be new.
+    pub(super) fn push(&mut self, time: Time, seq: u64, kind: EventKind) {
+        let node = Node { key: 0, kind, next: NONE };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.nodes[s as usize] = node;
+                s
+            }
+            None => {
+                assert!(self.nodes.len() < 1 << SLOT_BITS, "more than 2^24 pending events");
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as u32
+            }
+        };
+        let key = (time as u128) << 64 | (seq as u128) << SLOT_BITS | slot as u128;
+        self.nodes[slot as usize].key = key;
         self.len += 1;
         self.window.pushed += 1;
         if !self.place(key, true) {
@@ -148,7 +184,9 @@ impl Wheel {
             self.current.insert(at, key);
         } else if ahead <= self.mask() {
             let i = (bucket & self.mask()) as usize;
-            self.buckets[i].push(key);
+            let slot = (key & SLOT_MASK) as u32;
+            self.nodes[slot as usize].next = self.heads[i];
+            self.heads[i] = slot;
             self.occupied[i / 64] |= 1 << (i % 64);
         } else {
             self.far.push(key);
@@ -157,9 +195,9 @@ impl Wheel {
         true
     }
 
-    /// Pops the earliest key if its time is at or before `limit`.
+    /// Pops the earliest event if its time is at or before `limit`.
     #[inline]
-    pub(super) fn pop_until(&mut self, limit: Time) -> Option<u128> {
+    pub(super) fn pop_until(&mut self, limit: Time) -> Option<(Time, EventKind)> {
         if self.popped - self.window.popped_before >= self.adapt_every {
             self.adapt();
         }
@@ -174,7 +212,9 @@ impl Wheel {
         self.len -= 1;
         self.popped += 1;
         self.last_time = time_of(key);
-        Some(key)
+        let slot = (key & SLOT_MASK) as u32;
+        self.free.push(slot);
+        Some((self.last_time, self.nodes[slot as usize].kind))
     }
 
     /// Moves the cursor to the next bucket holding keys, unless that bucket starts after
@@ -195,7 +235,7 @@ impl Wheel {
         let i = (next & self.mask()) as usize;
         if self.occupied[i / 64] & (1 << (i % 64)) != 0 {
             self.occupied[i / 64] &= !(1 << (i % 64));
-            std::mem::swap(&mut self.current, &mut self.buckets[i]);
+            self.take_bucket(i);
         }
         while self.far.peek().is_some_and(|k| time_of(k) >> shift == next) {
             self.current.push(self.far.pop().expect("peeked"));
@@ -230,13 +270,25 @@ impl Wheel {
         self.window = Window { popped_before: self.popped, start: self.last_time, pushed: 0, pushed_far: 0 };
     }
 
+    /// Appends the keys of bucket `i` to `current`, emptying it.
+    fn take_bucket(&mut self, i: usize) {
+        let mut slot = std::mem::replace(&mut self.heads[i], NONE);
+        while slot != NONE {
+            let node = &self.nodes[slot as usize];
+            self.current.push(node.key);
+            slot = node.next;
+        }
+    }
+
     /// Moves every key into a wheel of another shape, its cursor at the last key popped.
     fn reshape(&mut self, shape: WheelShape) {
+        (0..self.heads.len()).for_each(|i| self.take_bucket(i));
         let mut keys = std::mem::take(&mut self.current);
-        self.buckets.iter_mut().for_each(|b| keys.append(b));
         keys.extend(std::iter::from_fn(|| self.far.pop()));
         *self = Wheel {
             cursor: self.last_time >> shape.width_log2,
+            nodes: std::mem::take(&mut self.nodes),
+            free: std::mem::take(&mut self.free),
             len: self.len,
             popped: self.popped,
             last_time: self.last_time,
@@ -276,6 +328,10 @@ mod tests {
     use super::*;
     use rand::Rng as _;
 
+    fn bench((time, seq): (Time, u64)) -> (Time, EventKind) {
+        (time, EventKind::Bench { id: seq as u32 })
+    }
+
     /// Random pushes and pops against a sorted reference, for wheels from far too fine to far
     /// too coarse for the times used, re-shaping every few hundred keys, and with a clock
     /// that stops at random limits (the simulation then schedules from the limit on).
@@ -287,7 +343,7 @@ mod tests {
             let mut wheel = Wheel::new(WheelShape { width_log2, buckets_log2 });
             wheel.adapt_every(300);
             let mut reference = std::collections::BTreeSet::new();
-            let (mut seq, mut now) = (0u128, 0u64);
+            let (mut seq, mut now) = (0u64, 0u64);
             let mut shapes_seen = std::collections::HashSet::new();
             for step in 0..40_000 {
                 // Phases of near-future keys only, and of far ones too, so that the shape moves.
@@ -301,24 +357,23 @@ mod tests {
                         _ if far => rng.gen_range(0..1 << 30),
                         _ => rng.gen_range(0..500),
                     };
-                    let key = ((now + ahead) as u128) << 64 | seq;
+                    wheel.push(now + ahead, seq, EventKind::Bench { id: seq as u32 });
+                    reference.insert((now + ahead, seq));
                     seq += 1;
-                    wheel.push(key);
-                    reference.insert(key);
                 } else if r < 95 {
-                    if let Some(key) = wheel.pop_until(u64::MAX) {
-                        assert_eq!(Some(key), reference.pop_first());
-                        now = time_of(key);
+                    if let Some(event) = wheel.pop_until(u64::MAX) {
+                        assert_eq!(Some(event), reference.pop_first().map(bench));
+                        now = event.0;
                     }
                 } else {
                     let limit = now + rng.gen_range(0..10_000);
-                    let due = reference.first().filter(|&&k| time_of(k) <= limit).copied();
+                    let due = reference.first().filter(|&&(t, _)| t <= limit).copied();
                     let got = wheel.pop_until(limit);
-                    assert_eq!(got, due);
+                    assert_eq!(got, due.map(bench));
                     match got {
-                        Some(key) => {
+                        Some((t, _)) => {
                             reference.pop_first();
-                            now = time_of(key);
+                            now = t;
                         }
                         None => now = limit,
                     }
@@ -338,11 +393,11 @@ mod tests {
         wheel.adapt_every(1000);
         let hold = 10_000_000u64;
         for seq in 0..hold / 100 {
-            wheel.push(((seq * 100) as u128) << 64 | seq as u128);
+            wheel.push(seq * 100, seq, EventKind::Sample);
         }
         for seq in hold / 100..4 * hold / 100 {
-            let popped = wheel.pop_until(u64::MAX).expect("a key");
-            wheel.push(((time_of(popped) + hold) as u128) << 64 | seq as u128);
+            let (time, _) = wheel.pop_until(u64::MAX).expect("an event");
+            wheel.push(time + hold, seq, EventKind::Sample);
         }
         assert_eq!(wheel.shape(), WheelShape { width_log2: 10, buckets_log2: 14 });
     }

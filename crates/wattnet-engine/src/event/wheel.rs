@@ -55,10 +55,11 @@ impl WheelShape {
 /// What the wheel saw since it last looked at its shape.
 #[derive(Clone, Copy, Default)]
 struct Window {
-    /// Keys popped before, and the time of the last of them.
+    /// Keys popped before, the time of the last of them, and the keys then pending.
     popped_before: u64,
     start: Time,
-    pushed: u64,
+    pending_before: usize,
+    /// Keys pushed beyond the ring since.
     pushed_far: u64,
 }
 
@@ -150,31 +151,40 @@ impl Wheel {
     }
 
     /// Adds the event `kind` at (`time`, `seq`); `seq` must be new.
+    #[inline]
     pub(super) fn push(&mut self, time: Time, seq: u64, kind: EventKind) {
-        let node = Node { key: 0, kind, next: NONE };
         let slot = match self.free.pop() {
-            Some(s) => {
-                self.nodes[s as usize] = node;
-                s
-            }
-            None => {
-                assert!(self.nodes.len() < 1 << SLOT_BITS, "more than 2^24 pending events");
-                self.nodes.push(node);
-                (self.nodes.len() - 1) as u32
-            }
+            Some(s) => s,
+            None => self.new_slot(),
         };
         let key = (time as u128) << 64 | (seq as u128) << SLOT_BITS | slot as u128;
-        self.nodes[slot as usize].key = key;
         self.len += 1;
-        self.window.pushed += 1;
-        if !self.place(key, true) {
-            self.window.pushed_far += 1;
+        // The packet path's case, kept short: into a bucket of the ring.
+        let bucket = time >> self.shape.width_log2;
+        let ahead = bucket.wrapping_sub(self.cursor);
+        let mask = self.mask();
+        if ahead.wrapping_sub(1) < mask {
+            let i = (bucket & mask) as usize;
+            self.nodes[slot as usize] = Node { key, kind, next: self.heads[i] };
+            self.heads[i] = slot;
+            self.occupied[i / 64] |= 1 << (i % 64);
+        } else {
+            self.nodes[slot as usize] = Node { key, kind, next: NONE };
+            self.place(key, true);
         }
     }
 
+    #[cold]
+    fn new_slot(&mut self) -> u32 {
+        assert!(self.nodes.len() < 1 << SLOT_BITS, "more than 2^24 pending events");
+        self.nodes.push(Node { key: 0, kind: EventKind::Sample, next: NONE });
+        (self.nodes.len() - 1) as u32
+    }
+
     /// Puts `key` where it waits: in order into the bucket being consumed if `in_order`
-    /// (else at its end), or into its bucket, or into the heap (then false).
-    fn place(&mut self, key: u128, in_order: bool) -> bool {
+    /// (else at its end), or into its bucket, or into the heap.
+    #[inline(never)]
+    fn place(&mut self, key: u128, in_order: bool) {
         // A key in the past of the bucket being consumed (a test's doing) joins it: it is
         // still the earliest there, and every later bucket is later still.
         let bucket = time_of(key) >> self.shape.width_log2;
@@ -189,16 +199,15 @@ impl Wheel {
             self.heads[i] = slot;
             self.occupied[i / 64] |= 1 << (i % 64);
         } else {
+            self.window.pushed_far += 1;
             self.far.push(key);
-            return false;
         }
-        true
     }
 
     /// Pops the earliest event if its time is at or before `limit`.
     #[inline]
     pub(super) fn pop_until(&mut self, limit: Time) -> Option<(Time, EventKind)> {
-        if self.popped - self.window.popped_before >= self.adapt_every {
+        if self.popped >= self.window.popped_before + self.adapt_every {
             self.adapt();
         }
         if self.current.is_empty() && !self.advance(limit) {
@@ -220,6 +229,7 @@ impl Wheel {
     /// Moves the cursor to the next bucket holding keys, unless that bucket starts after
     /// `limit` (the clock may stop before it, and keys are then scheduled from there).
     /// False when there is none to move to.
+    #[inline(never)]
     fn advance(&mut self, limit: Time) -> bool {
         let shift = self.shape.width_log2;
         let next = match (self.next_occupied(), self.far.peek().map(|k| time_of(k) >> shift)) {
@@ -248,6 +258,7 @@ impl Wheel {
     /// 16 keys were popped, unless they already hold between 4 and 64; twice as many
     /// buckets (or, at most buckets, twice as wide) while more than 1 key in 8 went beyond
     /// the ring.
+    #[cold]
     fn adapt(&mut self) {
         let popped = (self.popped - self.window.popped_before) as u128;
         let span = self.last_time.saturating_sub(self.window.start).max(1) as u128;
@@ -257,7 +268,8 @@ impl Wheel {
             let width = (WheelShape::TARGET as u128 * span / popped).max(1);
             shape.width_log2 = width.ilog2().min(WheelShape::MAX_WIDTH_LOG2);
         }
-        if self.window.pushed_far * 8 > self.window.pushed {
+        let pushed = popped + self.len as u128 - self.window.pending_before as u128;
+        if self.window.pushed_far as u128 * 8 > pushed {
             if shape.buckets_log2 < WheelShape::MAX_BUCKETS_LOG2 {
                 shape.buckets_log2 += 1;
             } else if per_bucket < 2 * WheelShape::TARGET as u128 && shape.width_log2 < WheelShape::MAX_WIDTH_LOG2 {
@@ -267,7 +279,8 @@ impl Wheel {
         if shape != self.shape {
             self.reshape(shape);
         }
-        self.window = Window { popped_before: self.popped, start: self.last_time, pushed: 0, pushed_far: 0 };
+        self.window =
+            Window { popped_before: self.popped, start: self.last_time, pending_before: self.len, pushed_far: 0 };
     }
 
     /// Appends the keys of bucket `i` to `current`, emptying it.

@@ -36,7 +36,7 @@ Measurement = dict[str, str | float]
 
 
 def event_queue() -> Measurement:
-    """The bare event queue: 20 M events through a heap holding 1000 pending ones."""
+    """The bare event queue: 20 M events through a queue holding 1000 pending ones."""
     clock = _Clock()
     events = _engine.bench_event_queue(20_000_000, 1000, 1)
     return _measurement("event_queue", packets=0, events=events, clock=clock)

@@ -84,8 +84,9 @@ pub struct Port {
     /// When the transmitter last finished a packet: with nothing waiting or in service, the
     /// port has been idle since then (RED's q_time; 0 before any transmission, as ns-2).
     pub last_tx_end: Time,
-    /// When the time integrals were last brought up to date.
+    /// When the queue-length integrals, and the rate's, were last brought up to date.
     last_change: Time,
+    rate_since: Time,
     pub to: u32,
     /// The port whose policy rewrites the windows of ACKs arriving over this one (AWM: the
     /// reverse direction of the managed port).
@@ -157,6 +158,7 @@ impl Port {
             window_rewriter: None,
             stats: PortStats::default(),
             last_change: 0,
+            rate_since: 0,
         }
     }
 
@@ -187,16 +189,23 @@ impl Port {
         }
     }
 
-    /// Brings the queue-length and rate integrals up to `now`; call before any change.
+    /// Brings the queue-length integrals up to `now`; call before the queue changes.
     #[inline]
-    pub fn integrate(&mut self, now: Time) {
+    pub fn integrate_queue(&mut self, now: Time) {
         let dt = (now - self.last_change) as u128;
         if dt > 0 {
             self.stats.queue_packets_area += self.queue.len() as u128 * dt;
             self.stats.queue_bytes_area += self.queue_bytes as u128 * dt;
-            self.stats.rate_area += self.rate_bps as u128 * dt;
             self.last_change = now;
         }
+    }
+
+    /// Brings every integral up to `now` (the rate's, which the packet path leaves alone,
+    /// included); call before the rate changes and before reading them.
+    pub fn integrate(&mut self, now: Time) {
+        self.integrate_queue(now);
+        self.stats.rate_area += self.rate_bps as u128 * (now - self.rate_since) as u128;
+        self.rate_since = now;
     }
 
     /// True when the transmitter may start the next packet now.

@@ -326,7 +326,7 @@ impl Simulation {
             let p = self.pool.get_mut(pkt);
             rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
-        port.integrate(self.now);
+        port.integrate_queue(self.now);
         port.queue.push_back((pkt, size));
         port.queue_bytes += size as u64;
         port.stats.enqueued_packets += 1;
@@ -347,7 +347,7 @@ impl Simulation {
 
     fn start_transmission(&mut self, port_id: PortId) {
         let port = &mut self.net.ports[port_id as usize];
-        port.integrate(self.now);
+        port.integrate_queue(self.now);
         let (pkt, size) = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         port.queue_bytes -= size as u64;
         let done = after(self.now, port.serialization(size));

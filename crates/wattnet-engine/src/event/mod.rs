@@ -84,10 +84,6 @@ impl EventQueue {
         EventQueue { events: Wheel::new(shape), next_seq: 0 }
     }
 
-    pub fn shape(&self) -> WheelShape {
-        self.events.shape()
-    }
-
     pub fn schedule(&mut self, time: Time, kind: EventKind) {
         assert!(self.next_seq < MAX_SEQ, "more than 2^40 events in one run");
         self.events.push(time, self.next_seq, kind);

@@ -129,7 +129,8 @@ impl Wheel {
         }
     }
 
-    pub(super) fn shape(&self) -> WheelShape {
+    #[cfg(test)]
+    fn shape(&self) -> WheelShape {
         self.shape
     }
 

@@ -320,7 +320,7 @@ impl Wheel {
     fn next_occupied(&self) -> Option<u64> {
         let mask = self.mask();
         let words = self.occupied.len();
-        let start = ((self.cursor + 1) & mask) as usize;
+        let start = (self.cursor.wrapping_add(1) & mask) as usize;
         // Visit the words from the one holding `start`, around the ring and back to it.
         for step in 0..=words {
             let w = (start / 64 + step) % words;
@@ -396,6 +396,20 @@ mod tests {
                 shapes_seen.insert(wheel.shape());
             }
             assert!(shapes_seen.len() > 2, "the wheel re-shaped itself: {shapes_seen:?}");
+        }
+    }
+
+    #[test]
+    fn keeps_order_to_the_end_of_the_clock() {
+        for width_log2 in [0, 20, 50] {
+            let mut wheel = Wheel::new(WheelShape { width_log2, buckets_log2: 6 });
+            let times = [u64::MAX, 0, u64::MAX - 1, 1 << 63, 5, u64::MAX];
+            for (seq, &t) in times.iter().enumerate() {
+                wheel.push(t, seq as u64, EventKind::Bench { id: seq as u32 });
+            }
+            let popped: Vec<_> = std::iter::from_fn(|| wheel.pop_until(u64::MAX)).map(|(t, _)| t).collect();
+            assert_eq!(popped, vec![0, 5, 1 << 63, u64::MAX - 1, u64::MAX, u64::MAX]);
+            assert_eq!(wheel.len(), 0);
         }
     }
 

@@ -1,8 +1,9 @@
 """What a run will cost before it starts: events to process and memory to hold its samples.
 
 The estimate reads only the scenario: each source's packet rate times the time it is active
-(each packet is one event where it is emitted and two per link it crosses: the end of its
-transmission and its arrival; a TCP data segment also brings back an ACK), and the recorder's
+(each packet is one event where it is emitted and one per link it crosses, its arrival; the
+end of its transmission is one more only where a packet waits behind it; a TCP data segment
+also brings back an ACK), and the recorder's
 samples (one per interval per sampled quantity). It is an order of magnitude, not a promise:
 losses, retransmissions and controllers change the count. See docs/time-and-limits.md.
 """
@@ -59,7 +60,7 @@ def estimate_cost(scenario: Scenario) -> Cost:
     for i, flow in enumerate(scenario.flows):
         active = max(0.0, min(flow.stop_s if flow.stop_s is not None else duration, duration) - flow.start_s)
         path_hops = hops.get((flow.src, flow.dst), 1)
-        per_packet = 1 + 2 * path_hops
+        per_packet = 1 + path_hops
         traffic = flow.traffic
         if traffic.type in TCP_TRAFFIC:
             mss = (flow.tcp.mss_bytes if flow.tcp and flow.tcp.mss_bytes else None) or DEFAULT_MSS_BYTES

@@ -70,10 +70,12 @@ pub struct Port {
     pub queue_bytes: u64,
     /// The waiting packets, each with its size (read when it starts, without the packet).
     pub queue: VecDeque<(PacketId, u32)>,
-    /// The packet being serialized, its size and when it finishes.
+    /// The transmission under way, if any.
     pub in_service: Option<InService>,
     /// The port sends nothing before this time (rate transition).
     pub frozen_until: Time,
+    /// Packets on their way to `to`, with their arrival times: a packet enters when its
+    /// transmission starts.
     pub pipe: VecDeque<(Time, PacketId)>,
     /// Set only through `set_rate`, which keeps `ps_per_byte` in step.
     pub rate_bps: u64,
@@ -108,14 +110,19 @@ pub struct Port {
     pub available_bandwidth: Option<Box<AvailableBandwidth>>,
 }
 
-/// The packet a transmitter is serializing, with its size beside it so that an arrival's
-/// admission and the transmission's end need not read the packet.
+/// The transmission under way: its packet's size (so that an arrival's admission need not
+/// read the packet, already in the pipe) and when it ends. The end is an event only when
+/// something needs it (docs/forwarding.md, *A transmission's end*); it has its place in the
+/// order of events all the same, reserved when the transmission starts.
 #[derive(Clone, Copy, Debug)]
 pub struct InService {
-    pub pkt: PacketId,
     pub size_bytes: u32,
     /// When its serialization finishes.
     pub done: Time,
+    /// The end's place among events at `done` (`EventQueue::reserve`).
+    pub end_seq: u64,
+    /// Whether the end is scheduled as a `TxDone` event.
+    pub end_scheduled: bool,
 }
 
 impl Port {
@@ -160,6 +167,14 @@ impl Port {
             last_change: 0,
             rate_since: 0,
         }
+    }
+
+    /// Counts a transmission that has ended.
+    #[inline]
+    pub fn finish_transmission(&mut self, s: InService) {
+        self.last_tx_end = s.done;
+        self.stats.transmitted_packets += 1;
+        self.stats.transmitted_bytes += s.size_bytes as u64;
     }
 
     /// Changes the service rate (the caller handles integrals, logs and transitions).
@@ -218,9 +233,10 @@ impl Port {
             && matches!(self.sleep_state, SleepState::Active)
     }
 
-    /// Packets held by the port: waiting, in service and propagating.
+    /// Packets held by the port: waiting, and in the pipe (from the start of their
+    /// transmission on).
     pub fn held_packets(&self) -> usize {
-        self.queue.len() + self.in_service.is_some() as usize + self.pipe.len()
+        self.queue.len() + self.pipe.len()
     }
 }
 

@@ -57,6 +57,8 @@ pub enum TcpTimer {
 #[derive(Clone, Copy, Debug)]
 pub struct Event {
     pub time: Time,
+    /// Its place among the events at the same instant: lower runs first.
+    pub seq: u64,
     pub kind: EventKind,
 }
 
@@ -70,6 +72,8 @@ pub struct Event {
 pub struct EventQueue {
     events: Wheel,
     next_seq: u64,
+    /// (time, seq) of the event being processed, or (t, MAX) once every event due by t has run.
+    position: (Time, u64),
 }
 
 impl Default for EventQueue {
@@ -81,19 +85,46 @@ impl Default for EventQueue {
 impl EventQueue {
     /// A queue whose wheel starts with `shape` (it re-shapes itself as events come).
     pub fn new(shape: WheelShape) -> EventQueue {
-        EventQueue { events: Wheel::new(shape), next_seq: 0 }
+        EventQueue { events: Wheel::new(shape), next_seq: 0, position: (0, 0) }
     }
 
     pub fn schedule(&mut self, time: Time, kind: EventKind) {
+        let seq = self.reserve();
+        self.events.push(time, seq, kind);
+    }
+
+    /// A place in the order of events, taken now for an event that may be scheduled later
+    /// (`schedule_reserved`) or never: an event scheduled later at that place runs exactly
+    /// where it would have run had it been scheduled now.
+    pub fn reserve(&mut self) -> u64 {
         assert!(self.next_seq < MAX_SEQ, "more than 2^40 events in one run");
-        self.events.push(time, self.next_seq, kind);
         self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Schedules `kind` at `time` in the place `seq` taken by `reserve` (once).
+    pub fn schedule_reserved(&mut self, time: Time, seq: u64, kind: EventKind) {
+        debug_assert!(seq < self.next_seq, "a place not reserved");
+        self.events.push(time, seq, kind);
     }
 
     /// Pops the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<Event> {
-        self.events.pop_until(limit).map(|(time, kind)| Event { time, kind })
+        let (time, seq, kind) = self.events.pop_until(limit)?;
+        self.position = (time, seq);
+        Some(Event { time, seq, kind })
+    }
+
+    /// Every event due by `t` has run (the clock stops at `t`).
+    pub fn ran_until(&mut self, t: Time) {
+        self.position = (t, u64::MAX);
+    }
+
+    /// Whether an event at (`time`, `seq`) would have run by now: it comes before the event
+    /// being processed, or is due by the time the clock stopped at.
+    pub fn has_run(&self, time: Time, seq: u64) -> bool {
+        (time, seq) < self.position
     }
 
     pub fn len(&self) -> usize {

@@ -207,7 +207,7 @@ impl Wheel {
 
     /// Pops the earliest event if its time is at or before `limit`.
     #[inline]
-    pub(super) fn pop_until(&mut self, limit: Time) -> Option<(Time, EventKind)> {
+    pub(super) fn pop_until(&mut self, limit: Time) -> Option<(Time, u64, EventKind)> {
         if self.popped >= self.window.popped_before + self.adapt_every {
             self.adapt();
         }
@@ -224,7 +224,8 @@ impl Wheel {
         self.last_time = time_of(key);
         let slot = (key & SLOT_MASK) as u32;
         self.free.push(slot);
-        Some((self.last_time, self.nodes[slot as usize].kind))
+        let seq = (key >> SLOT_BITS) as u64 & (MAX_SEQ - 1);
+        Some((self.last_time, seq, self.nodes[slot as usize].kind))
     }
 
     /// Moves the cursor to the next bucket holding keys, unless that bucket starts after
@@ -342,8 +343,8 @@ mod tests {
     use super::*;
     use rand::Rng as _;
 
-    fn bench((time, seq): (Time, u64)) -> (Time, EventKind) {
-        (time, EventKind::Bench { id: seq as u32 })
+    fn bench((time, seq): (Time, u64)) -> (Time, u64, EventKind) {
+        (time, seq, EventKind::Bench { id: seq as u32 })
     }
 
     /// Random pushes and pops against a sorted reference, for wheels from far too fine to far
@@ -385,7 +386,7 @@ mod tests {
                     let got = wheel.pop_until(limit);
                     assert_eq!(got, due.map(bench));
                     match got {
-                        Some((t, _)) => {
+                        Some((t, _, _)) => {
                             reference.pop_first();
                             now = t;
                         }
@@ -407,7 +408,7 @@ mod tests {
             for (seq, &t) in times.iter().enumerate() {
                 wheel.push(t, seq as u64, EventKind::Bench { id: seq as u32 });
             }
-            let popped: Vec<_> = std::iter::from_fn(|| wheel.pop_until(u64::MAX)).map(|(t, _)| t).collect();
+            let popped: Vec<_> = std::iter::from_fn(|| wheel.pop_until(u64::MAX)).map(|(t, _, _)| t).collect();
             assert_eq!(popped, vec![0, 5, 1 << 63, u64::MAX - 1, u64::MAX, u64::MAX]);
             assert_eq!(wheel.len(), 0);
         }
@@ -424,7 +425,7 @@ mod tests {
             wheel.push(seq * 100, seq, EventKind::Sample);
         }
         for seq in hold / 100..4 * hold / 100 {
-            let (time, _) = wheel.pop_until(u64::MAX).expect("an event");
+            let (time, _, _) = wheel.pop_until(u64::MAX).expect("an event");
             wheel.push(time + hold, seq, EventKind::Sample);
         }
         assert_eq!(wheel.shape(), WheelShape { width_log2: 10, buckets_log2: 14 });

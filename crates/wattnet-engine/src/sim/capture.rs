@@ -23,9 +23,13 @@ impl Simulation {
         self.logs.pcap.flush()
     }
 
-    /// Records packet `pkt`, whose transmission on `port` ended now, if that port is captured.
+    /// Records packet `pkt`, whose transmission on `port` starts now and ends at `end`, if that
+    /// port is captured. A record is stamped with the transmission's end; nothing changes a
+    /// packet while it is serialized, so recording it at the start writes the same bytes
+    /// (and a packet whose link goes down mid-transmission is recorded, as a sender's capture
+    /// would have it).
     #[cold]
-    pub(super) fn capture_tx(&mut self, port: PortId, pkt: PacketId) {
+    pub(super) fn capture_tx(&mut self, port: PortId, pkt: PacketId, end: crate::time::Time) {
         if !self.logs.pcap.captures(port) {
             return;
         }
@@ -40,7 +44,7 @@ impl Simulation {
                 None => udp,
             }
         };
-        self.logs.pcap.record(port, self.now, p, &transport);
+        self.logs.pcap.record(port, end, p, &transport);
     }
 }
 

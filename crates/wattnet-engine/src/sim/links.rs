@@ -78,6 +78,7 @@ impl Simulation {
 
     /// A port going down loses what it queues, sends and carries; one coming up starts empty.
     fn set_port_up(&mut self, id: PortId, up: bool) {
+        self.settle(id);
         let port = &mut self.net.ports[id as usize];
         if port.up == up {
             return;
@@ -87,8 +88,9 @@ impl Simulation {
         if up {
             return;
         }
+        // The packet being serialized is in the pipe: lost with it.
         let mut lost: Vec<_> = port.queue.drain(..).map(|(p, _)| p).collect();
-        lost.extend(port.in_service.take().map(|s| s.pkt));
+        port.in_service = None;
         lost.extend(port.pipe.drain(..).map(|(_, p)| p));
         port.queue_bytes = 0;
         port.stats.link_down_drops += lost.len() as u64;

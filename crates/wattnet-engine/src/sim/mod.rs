@@ -11,6 +11,8 @@ mod path_manager;
 mod power;
 mod recorder;
 mod report;
+#[cfg(test)]
+mod transmission_tests;
 mod transport;
 
 use crate::admission::{Admission, Arrival};
@@ -229,6 +231,7 @@ impl Simulation {
             return false;
         }
         self.now = self.now.max(limit);
+        self.events.ran_until(self.now);
         true
     }
 
@@ -271,10 +274,8 @@ impl Simulation {
         // The packet behind this one on the link (on the wire, else being serialized) arrives
         // next, a serialization time or more from now: its record, out of cache since it was
         // queued, is fetched meanwhile rather than on arrival.
-        if let Some(p) = self.net.ports.get(via as usize) {
-            if let Some(next) = p.pipe.front().map(|&(_, id)| id).or(p.in_service.map(|s| s.pkt)) {
-                self.pool.prefetch_hot(next);
-            }
+        if let Some(&(_, next)) = self.net.ports.get(via as usize).and_then(|p| p.pipe.front()) {
+            self.pool.prefetch_hot(next);
         }
         let h = self.pool.hot_mut(pkt);
         if h.dst == node {
@@ -299,6 +300,7 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, port_id: PortId, pkt: PacketId) {
+        self.settle(port_id);
         let h = self.pool.hot(pkt);
         let arrival = Arrival { now: self.now, size_bytes: h.size_bytes, ecn: h.ecn };
         let size = h.size_bytes;
@@ -336,47 +338,83 @@ impl Simulation {
         } else if !matches!(port.sleep_state, SleepState::Active) {
             // Sleeping and IEEE 802.3az: an arrival wakes a sleeping port (after it has finished going to sleep).
             self.wake_port(port_id);
+        } else {
+            // The packet waits behind a transmission: its end starts the next one.
+            self.schedule_end(port_id);
+        }
+    }
+
+    /// Makes the end of port `id`'s transmission under way an event, at its reserved place.
+    pub(crate) fn schedule_end(&mut self, id: PortId) {
+        if let Some(s) = self.net.ports[id as usize].in_service.as_mut().filter(|s| !s.end_scheduled) {
+            s.end_scheduled = true;
+            self.events.schedule_reserved(s.done, s.end_seq, EventKind::TxDone { port: id });
         }
     }
 
     fn try_start(&mut self, port_id: PortId) {
+        self.settle(port_id);
         if self.net.ports[port_id as usize].can_start(self.now) {
             self.start_transmission(port_id);
         }
     }
 
+    /// Starts sending the first waiting packet: it enters the pipe now, its arrival known.
+    /// Its end is an event only if a packet waits behind it or the port observes its ends
+    /// (a policy, sleeping); otherwise the port is settled when next visited.
     fn start_transmission(&mut self, port_id: PortId) {
+        let observed = self.ends_observed(port_id);
         let port = &mut self.net.ports[port_id as usize];
         port.integrate_queue(self.now);
         let (pkt, size) = port.queue.pop_front().expect("start_transmission needs a waiting packet");
         port.queue_bytes -= size as u64;
         let done = after(self.now, port.serialization(size));
-        port.in_service = Some(InService { pkt, size_bytes: size, done });
         port.stats.busy_time += done - self.now;
-        self.events.schedule(done, EventKind::TxDone { port: port_id });
+        // The end's place comes first, where its event used to be scheduled.
+        let end_seq = self.events.reserve();
+        let end_scheduled = observed || !port.queue.is_empty();
+        port.in_service = Some(InService { size_bytes: size, done, end_seq, end_scheduled });
+        if end_scheduled {
+            self.events.schedule_reserved(done, end_seq, EventKind::TxDone { port: port_id });
+        }
+        let arrival = after(done, port.delay);
+        port.pipe.push_back((arrival, pkt));
+        if port.pipe.len() == 1 {
+            self.events.schedule(arrival, EventKind::PipeArrival { port: port_id });
+        }
+        if self.logs.pcap.active.is_some() {
+            self.pool.sync(pkt);
+            self.capture_tx(port_id, pkt, done);
+        }
+    }
+
+    /// Whether anything watches port `id`'s transmissions end: its policy, or its sleeping
+    /// (802.3az goes to low-power idle at the end).
+    fn ends_observed(&self, id: PortId) -> bool {
+        let port = &self.net.ports[id as usize];
+        port.controller.is_some() || port.sleep.is_some()
+    }
+
+    /// Completes port `id`'s transmission if it has ended by the current point of the run
+    /// without an event, as its `TxDone` would have (its counters, its end time).
+    pub(crate) fn settle(&mut self, id: PortId) {
+        let port = &mut self.net.ports[id as usize];
+        if let Some(s) = port.in_service.filter(|s| !s.end_scheduled && self.events.has_run(s.done, s.end_seq)) {
+            port.in_service = None;
+            port.finish_transmission(s);
+        }
     }
 
     fn tx_done(&mut self, port_id: PortId) {
         let port = &mut self.net.ports[port_id as usize];
         // A transmission lost when its link went down leaves a stale event behind.
-        let Some(InService { pkt, size_bytes, .. }) = port.in_service.take_if(|s| s.done == self.now) else { return };
-        port.last_tx_end = self.now;
-        port.stats.transmitted_packets += 1;
-        port.stats.transmitted_bytes += size_bytes as u64;
-        let arrival = after(self.now, port.delay);
-        port.pipe.push_back((arrival, pkt));
-        if port.pipe.len() == 1 {
-            self.events.schedule(arrival, EventKind::PipeArrival { port: port_id });
-        }
+        let Some(s) = port.in_service.take_if(|s| s.done == self.now && s.end_scheduled) else { return };
+        port.finish_transmission(s);
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if port.queue.is_empty() && port.sleep.is_some_and(|s| s.when_idle) {
             // IEEE 802.3az-2010: a transmitter with nothing to send goes to low-power idle.
             self.begin_sleep(port_id);
-        }
-        if self.logs.pcap.active.is_some() {
-            self.pool.sync(pkt);
-            self.capture_tx(port_id, pkt);
         }
         self.observe(port_id, Observation::Departure);
     }
@@ -460,7 +498,12 @@ impl Simulation {
     }
 
     fn sample(&mut self) {
-        let Some(rec) = self.logs.recorder.as_mut() else { return };
+        let Some(n) = self.logs.recorder.as_ref().map(|r| r.ports.len()) else { return };
+        // Departure rates count the transmissions ended by now.
+        for i in 0..n {
+            self.settle(self.logs.recorder.as_ref().expect("checked").ports[i]);
+        }
+        let rec = self.logs.recorder.as_mut().expect("checked");
         rec.sample(self.now, &self.net.ports, &self.transport.flows, &self.transport.connections);
         let next = after(self.now, rec.interval);
         if next <= self.end {

@@ -132,6 +132,9 @@ impl Simulation {
     /// arrival, each transition taking its transition time (δ) at full power; an 802.3az port
     /// keeps its own timings.
     pub(super) fn enter_sleep_mode(&mut self, id: PortId) {
+        // A port that sleeps when idle watches its transmissions end, the one under way too.
+        self.settle(id);
+        self.schedule_end(id);
         let port = &mut self.net.ports[id as usize];
         let delta = port.transition;
         let sleep = port.sleep.get_or_insert(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false });

@@ -30,7 +30,7 @@ impl Quantity {
 
 pub struct Recorder {
     pub interval: Time,
-    ports: Vec<PortId>,
+    pub(super) ports: Vec<PortId>,
     quantities: Vec<PortQuantity>,
     flows: Vec<u32>,
     flow_quantities: Vec<FlowQuantity>,

@@ -13,6 +13,9 @@ impl Simulation {
     /// sent = received + dropped + held by ports.
     pub fn results(&mut self) -> Result<Results, RunError> {
         let now = self.now;
+        for id in 0..self.net.ports.len() {
+            self.settle(id as crate::port::PortId);
+        }
         for p in &mut self.net.ports {
             p.integrate(now);
             if let Some(meter) = &mut p.energy {
@@ -32,12 +35,7 @@ impl Simulation {
         }
         let mut in_network = vec![0u64; self.transport.flows.len()];
         for p in &self.net.ports {
-            let ids = p
-                .queue
-                .iter()
-                .map(|(id, _)| id)
-                .chain(p.in_service.iter().map(|s| &s.pkt))
-                .chain(p.pipe.iter().map(|(_, id)| id));
+            let ids = p.queue.iter().map(|(id, _)| id).chain(p.pipe.iter().map(|(_, id)| id));
             for &id in ids {
                 in_network[self.pool.get(id).flow as usize] += 1;
             }

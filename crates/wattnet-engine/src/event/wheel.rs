@@ -10,7 +10,7 @@
 //! are unique and totally ordered, so the order popped is exact whatever the shape.
 //!
 //! Like a calendar queue (Brown, "Calendar queues", CACM 1988) the wheel re-shapes itself
-//! from what it sees: every 2^16 events, buckets are narrowed or widened to hold about 16
+//! from what it sees: every 2^16 events, buckets are narrowed or widened to hold about 8
 //! events each, and added while many keys fall beyond the ring.
 
 use super::heap::QuaternaryHeap;
@@ -38,8 +38,8 @@ impl WheelShape {
     /// Most buckets: their headers stay within about 400 kB.
     const MAX_BUCKETS_LOG2: u32 = 14;
     const MAX_WIDTH_LOG2: u32 = 50;
-    /// Keys per bucket aimed at.
-    const TARGET: u64 = 16;
+    /// Keys per bucket aimed at (4 to 32 cost about the same; beyond, sorting shows).
+    const TARGET: u64 = 8;
 
     /// A shape for about `events_per_s` events per simulated second, each at most `horizon`
     /// ps ahead.
@@ -257,7 +257,7 @@ impl Wheel {
     }
 
     /// Re-shapes the wheel from the last window: buckets as wide as the time in which about
-    /// 16 keys were popped, unless they already hold between 4 and 64; twice as many
+    /// 8 keys were popped, unless they already hold between 4 and 16; twice as many
     /// buckets (or, at most buckets, twice as wide) while more than 1 key in 8 went beyond
     /// the ring.
     #[cold]
@@ -266,7 +266,7 @@ impl Wheel {
         let span = self.last_time.saturating_sub(self.window.start).max(1) as u128;
         let per_bucket = popped * (1u128 << self.shape.width_log2) / span;
         let mut shape = self.shape;
-        if !(WheelShape::TARGET / 4..=WheelShape::TARGET * 4).contains(&(per_bucket.min(u64::MAX as u128) as u64)) {
+        if !(WheelShape::TARGET / 2..=WheelShape::TARGET * 2).contains(&(per_bucket.min(u64::MAX as u128) as u64)) {
             let width = (WheelShape::TARGET as u128 * span / popped).max(1);
             shape.width_log2 = width.ilog2().min(WheelShape::MAX_WIDTH_LOG2);
         }
@@ -416,8 +416,9 @@ mod tests {
 
     #[test]
     fn takes_the_shape_of_the_event_rate() {
-        // A key every 100 ps, each scheduled 10 µs ahead (the hold model): 16 per bucket
-        // wants 1600 ps → 2^10; 10 µs ahead over 1024 ps buckets wants 2^14 buckets.
+        // A key every 100 ps, each scheduled 10 µs ahead (the hold model): 8 per bucket wants
+        // 800 ps → 2^9, and 10 µs ahead over 512 ps buckets 2^15 buckets, more than the 2^14
+        // allowed: so buckets twice as wide, 2^10 ps (10 keys each, within 4 to 16).
         let mut wheel = Wheel::new(WheelShape::default());
         wheel.adapt_every(1000);
         let hold = 10_000_000u64;
@@ -433,9 +434,9 @@ mod tests {
 
     #[test]
     fn shapes_follow_the_event_rate_and_horizon() {
-        // 10⁹ events/s: 16 per bucket is 16 ns → 2^13 ps; a 1 ms horizon wants 2^18 buckets: capped.
-        assert_eq!(WheelShape::for_rate(1e9, 1_000_000_000), WheelShape { width_log2: 13, buckets_log2: 14 });
-        // 10⁶ events/s over 10 µs: 16 µs buckets (2^23 ps), at least 64 of them.
-        assert_eq!(WheelShape::for_rate(1e6, 10_000_000), WheelShape { width_log2: 23, buckets_log2: 6 });
+        // 10⁹ events/s: 8 per bucket is 8 ns → 2^12 ps; a 1 ms horizon wants 2^18 buckets: capped.
+        assert_eq!(WheelShape::for_rate(1e9, 1_000_000_000), WheelShape { width_log2: 12, buckets_log2: 14 });
+        // 10⁶ events/s over 10 µs: 8 µs buckets (2^22 ps), at least 64 of them.
+        assert_eq!(WheelShape::for_rate(1e6, 10_000_000), WheelShape { width_log2: 22, buckets_log2: 6 });
     }
 }

@@ -271,9 +271,9 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
-        // The packet behind this one on the link (on the wire, else being serialized) arrives
-        // next, a serialization time or more from now: its record, out of cache since it was
-        // queued, is fetched meanwhile rather than on arrival.
+        // The packet behind this one on the link (on the wire or being serialized: the pipe
+        // holds both) arrives next, a serialization time or more from now: its record, out of
+        // cache since it was queued, is fetched meanwhile rather than on arrival.
         if let Some(&(_, next)) = self.net.ports.get(via as usize).and_then(|p| p.pipe.front()) {
             self.pool.prefetch_hot(next);
         }

@@ -322,9 +322,10 @@ impl Wheel {
         let mask = self.mask();
         let words = self.occupied.len();
         let start = (self.cursor.wrapping_add(1) & mask) as usize;
-        // Visit the words from the one holding `start`, around the ring and back to it.
+        // Visit the words from the one holding `start`, around the ring and back to it (their
+        // count is a power of two).
         for step in 0..=words {
-            let w = (start / 64 + step) % words;
+            let w = (start / 64 + step) & (words - 1);
             let mut bits = self.occupied[w];
             if step == 0 {
                 bits &= !0u64 << (start % 64);

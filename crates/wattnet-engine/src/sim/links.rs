@@ -88,9 +88,12 @@ impl Simulation {
         if up {
             return;
         }
-        // The packet being serialized is in the pipe: lost with it.
+        // The packet being serialized is in the pipe, lost with it; the transmitter was busy
+        // up to now only.
+        if let Some(s) = port.in_service.take() {
+            port.stats.busy_time -= s.done - self.now;
+        }
         let mut lost: Vec<_> = port.queue.drain(..).map(|(p, _)| p).collect();
-        port.in_service = None;
         lost.extend(port.pipe.drain(..).map(|(_, p)| p));
         port.queue_bytes = 0;
         port.stats.link_down_drops += lost.len() as u64;

@@ -16,7 +16,7 @@ mod transmission_tests;
 mod transport;
 
 use crate::admission::{Admission, Arrival};
-use crate::event::{EventKind, EventQueue};
+use crate::event::{Event, EventKind, EventQueue};
 use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
 use crate::port::{InService, Port, PortId, SleepState};
 use crate::routing::{ForwardingTable, NO_ROUTE};
@@ -207,24 +207,7 @@ impl Simulation {
         while left > 0 {
             let Some(ev) = self.events.pop_until(limit) else { break };
             left -= 1;
-            self.now = ev.time;
-            match ev.kind {
-                EventKind::TxDone { port } => self.tx_done(port),
-                EventKind::PipeArrival { port } => self.pipe_arrival(port),
-                EventKind::TransitionEnd { port } => self.try_start(port),
-                EventKind::SleepTransitionEnd { port } => self.sleep_transition_end(port),
-                EventKind::SourceEmit { source } => self.source_emit(source),
-                EventKind::AppStart { flow } => self.start_application(flow),
-                EventKind::WebRequest { flow } => self.web_request(flow),
-                EventKind::RouteInstall { node } => self.routing.install_route(node, self.now, &self.net),
-                EventKind::RouteInstallAll => self.routing.install_all_routes(self.now, &self.net),
-                EventKind::ControllerTick { port } => self.controller_tick(port),
-                EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
-                EventKind::Tcp { conn, subflow, timer } => self.tcp_timer(conn, subflow, timer),
-                EventKind::Action { index } => self.apply_action(index),
-                EventKind::Sample => self.sample(),
-                EventKind::Bench { .. } => {}
-            }
+            self.dispatch(ev);
         }
         if left == 0 {
             // Events may remain before `limit`: the next slice finds out.
@@ -233,6 +216,29 @@ impl Simulation {
         self.now = self.now.max(limit);
         self.events.ran_until(self.now);
         true
+    }
+
+    /// Processes one event.
+    #[inline(always)]
+    fn dispatch(&mut self, ev: Event) {
+        self.now = ev.time;
+        match ev.kind {
+            EventKind::TxDone { port } => self.tx_done(port),
+            EventKind::PipeArrival { port } => self.pipe_arrival(port),
+            EventKind::TransitionEnd { port } => self.try_start(port),
+            EventKind::SleepTransitionEnd { port } => self.sleep_transition_end(port),
+            EventKind::SourceEmit { source } => self.source_emit(source),
+            EventKind::AppStart { flow } => self.start_application(flow),
+            EventKind::WebRequest { flow } => self.web_request(flow),
+            EventKind::RouteInstall { node } => self.routing.install_route(node, self.now, &self.net),
+            EventKind::RouteInstallAll => self.routing.install_all_routes(self.now, &self.net),
+            EventKind::ControllerTick { port } => self.controller_tick(port),
+            EventKind::AvailableBandwidthChange { port } => self.available_bandwidth_change(port),
+            EventKind::Tcp { conn, subflow, timer } => self.tcp_timer(conn, subflow, timer),
+            EventKind::Action { index } => self.apply_action(index),
+            EventKind::Sample => self.sample(),
+            EventKind::Bench { .. } => {}
+        }
     }
 
     pub fn run(&mut self) {

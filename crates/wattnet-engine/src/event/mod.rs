@@ -163,6 +163,26 @@ mod tests {
     }
 
     #[test]
+    fn a_reserved_place_keeps_its_order_and_tells_what_has_run() {
+        let mut q = EventQueue::default();
+        q.schedule(10, EventKind::Bench { id: 0 });
+        let place = q.reserve();
+        q.schedule(10, EventKind::Bench { id: 2 });
+        // Scheduled last, at the place taken between the two: it runs between them.
+        q.schedule_reserved(10, place, EventKind::Bench { id: 1 });
+        let first = q.pop_until(u64::MAX).unwrap();
+        assert_eq!(first.kind, EventKind::Bench { id: 0 });
+        assert!(!q.has_run(10, place), "after the event being processed");
+        assert!(q.has_run(9, u64::MAX) && !q.has_run(10, first.seq));
+        assert_eq!(q.pop_until(u64::MAX).unwrap().kind, EventKind::Bench { id: 1 });
+        assert!(q.has_run(10, first.seq) && !q.has_run(10, place + 1));
+        assert_eq!(q.pop_until(u64::MAX).unwrap().kind, EventKind::Bench { id: 2 });
+        // The clock stopped at 10: whatever was due by then has run, at 11 nothing.
+        q.ran_until(10);
+        assert!(q.has_run(10, u64::MAX - 1) && !q.has_run(11, 0));
+    }
+
+    #[test]
     fn respects_the_limit() {
         let mut q = EventQueue::default();
         q.schedule(5, EventKind::Sample);

@@ -4,8 +4,9 @@
 //! Keys wait in a timing wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels",
 //! SOSP 1987): a ring of buckets, each an unsorted list of the keys whose time falls in its
 //! span, linked through the event slab (a bucket's own buffer would be out of cache by the
-//! time the ring comes back to it; the slab's slots are reused last-freed first). The bucket being consumed is sorted once when the clock reaches it and popped from
-//! its end; a key scheduled into it is inserted in order. Keys beyond the ring's span wait in
+//! time the ring comes back to it; the slab's slots are reused last-freed first). The bucket
+//! being consumed is sorted once when the clock reaches it and popped from its end; a key
+//! scheduled into it is inserted in order. Keys beyond the ring's span wait in
 //! a 4-ary heap and join the bucket being consumed when the clock reaches their span. Keys
 //! are unique and totally ordered, so the order popped is exact whatever the shape.
 //!
@@ -35,7 +36,7 @@ impl Default for WheelShape {
 
 impl WheelShape {
     const MIN_BUCKETS_LOG2: u32 = 6;
-    /// Most buckets: their headers stay within about 400 kB.
+    /// Most buckets: their list heads take 64 kB, their bitmap 2 kB.
     const MAX_BUCKETS_LOG2: u32 = 14;
     const MAX_WIDTH_LOG2: u32 = 50;
     /// Keys per bucket aimed at (4 to 32 cost about the same; beyond, sorting shows).
@@ -164,15 +165,20 @@ impl Wheel {
         let bucket = time >> self.shape.width_log2;
         let ahead = bucket.wrapping_sub(self.cursor);
         let mask = self.mask();
+        self.nodes[slot as usize] = Node { key, kind, next: NONE };
         if ahead.wrapping_sub(1) < mask {
-            let i = (bucket & mask) as usize;
-            self.nodes[slot as usize] = Node { key, kind, next: self.heads[i] };
-            self.heads[i] = slot;
-            self.occupied[i / 64] |= 1 << (i % 64);
+            self.link((bucket & mask) as usize, slot);
         } else {
-            self.nodes[slot as usize] = Node { key, kind, next: NONE };
             self.place(key, true);
         }
+    }
+
+    /// Puts the event in `slot` at the head of bucket `i`'s list.
+    #[inline(always)]
+    fn link(&mut self, i: usize, slot: u32) {
+        self.nodes[slot as usize].next = self.heads[i];
+        self.heads[i] = slot;
+        self.occupied[i / 64] |= 1 << (i % 64);
     }
 
     #[cold]
@@ -194,11 +200,7 @@ impl Wheel {
             let at = if in_order { self.current.partition_point(|&k| k > key) } else { self.current.len() };
             self.current.insert(at, key);
         } else if ahead <= self.mask() {
-            let i = (bucket & self.mask()) as usize;
-            let slot = (key & SLOT_MASK) as u32;
-            self.nodes[slot as usize].next = self.heads[i];
-            self.heads[i] = slot;
-            self.occupied[i / 64] |= 1 << (i % 64);
+            self.link((bucket & self.mask()) as usize, (key & SLOT_MASK) as u32);
         } else {
             self.window.pushed_far += 1;
             self.far.push(key);

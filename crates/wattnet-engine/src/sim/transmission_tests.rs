@@ -244,11 +244,6 @@ fn counters_are_settled_whenever_they_are_read() {
     assert_eq!(port_u64(&r, &sim, "a->b", "transmitted_bytes"), 1000);
     assert_eq!(sim.net.ports[port_id(&sim, "a->b") as usize].last_tx_end, 8 * MS);
     assert_eq!(r.scalar("packets_in_network"), 1.0, "on the wire until 9 ms");
-    sim.run();
-    let r = sim.results().unwrap();
-    assert_eq!(port_u64(&r, &sim, "a->b", "transmitted_packets"), 1);
-    assert_eq!(r.scalar("packets_received"), 1.0);
-    assert_eq!(r.scalar("events"), 2.0);
 }
 
 #[test]

@@ -58,8 +58,9 @@ impl PortIds {
     }
 }
 
-/// The event wheel's shape for a network at full load: two events per 1500-byte packet on
-/// every port, each at most a serialization and a propagation delay ahead.
+/// The event wheel's first shape, for a network at full load: at most two events per
+/// 1500-byte packet on every port, each at most a serialization and a propagation delay ahead
+/// (the wheel re-shapes itself to the run's own rate).
 fn wheel_shape(ports: &[crate::port::Port]) -> WheelShape {
     let events_per_s: f64 = ports.iter().map(|p| 2.0 * p.rate_bps as f64 / 12_000.0).sum();
     let horizon = ports.iter().map(|p| p.delay.saturating_add(p.serialization(1500))).max().unwrap_or(0);

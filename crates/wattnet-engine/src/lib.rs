@@ -15,6 +15,7 @@ pub mod host;
 pub mod packet;
 pub mod pcap;
 pub mod port;
+mod prefetch;
 pub mod queue;
 pub mod results;
 pub mod rng;

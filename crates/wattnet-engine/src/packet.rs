@@ -1,5 +1,6 @@
 //! Packets and the pool they are recycled through, so the hot path allocates nothing.
 
+use crate::prefetch::prefetch_lines;
 use crate::time::Time;
 
 pub type PacketId = u32;
@@ -201,12 +202,16 @@ impl PacketPool {
     /// hint, which changes nothing the simulation computes.
     #[inline(always)]
     pub fn prefetch_hot(&self, id: PacketId) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(h) = self.hot.get(id as usize) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: a prefetch reads nothing architecturally and cannot fault; the address
-            // is that of a live element, and SSE is part of the x86-64 baseline.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((h as *const Hot).cast()) }
+            prefetch_lines(h, 1);
+        }
+    }
+
+    /// As `prefetch_hot`, for the whole packet (its TCP header, its sending time).
+    #[inline(always)]
+    pub fn prefetch(&self, id: PacketId) {
+        if let Some(p) = self.slots.get(id as usize) {
+            prefetch_lines(p, 2);
         }
     }
 

@@ -116,6 +116,14 @@ impl EventQueue {
         Some(Event { time, seq, kind })
     }
 
+    /// The event `i` places ahead (0: the next) among those due in the wheel's bucket being
+    /// consumed, or None beyond them: a hint for fetching what it will touch, since an event
+    /// scheduled meanwhile may come first.
+    #[inline]
+    pub fn peek(&self, i: usize) -> Option<EventKind> {
+        self.events.peek(i)
+    }
+
     /// Every event due by `t` has run (the clock stops at `t`).
     pub fn ran_until(&mut self, t: Time) {
         self.position = (t, u64::MAX);
@@ -180,6 +188,25 @@ mod tests {
         // The clock stopped at 10: whatever was due by then has run, at 11 nothing.
         q.ran_until(10);
         assert!(q.has_run(10, u64::MAX - 1) && !q.has_run(11, 0));
+    }
+
+    #[test]
+    fn peek_tells_the_next_events_of_the_bucket_being_consumed() {
+        let mut q = EventQueue::default();
+        for (t, id) in [(30, 0), (10, 1), (20, 2), (10, 3)] {
+            q.schedule(t, EventKind::Bench { id });
+        }
+        // The default wheel's buckets span more than 30 ps: all four wait in the first, the
+        // one being consumed from the start.
+        assert_eq!(q.peek(0), Some(EventKind::Bench { id: 1 }));
+        assert_eq!(q.pop_until(u64::MAX).unwrap().kind, EventKind::Bench { id: 1 });
+        let peeked: Vec<_> = (0..4).map(|i| q.peek(i)).collect();
+        let bench = |id| Some(EventKind::Bench { id });
+        assert_eq!(peeked, vec![bench(3), bench(2), bench(0), None]);
+        // A hint only: an event scheduled now before them comes first.
+        q.schedule(15, EventKind::Bench { id: 4 });
+        assert_eq!(q.pop_until(u64::MAX).unwrap().kind, EventKind::Bench { id: 3 });
+        assert_eq!(q.pop_until(u64::MAX).unwrap().kind, EventKind::Bench { id: 4 });
     }
 
     #[test]

@@ -207,6 +207,14 @@ impl Wheel {
         }
     }
 
+    /// The `i`-th next event of the bucket being consumed, if it holds that many: what
+    /// `pop_until` returns unless an earlier event is pushed first.
+    #[inline]
+    pub(super) fn peek(&self, i: usize) -> Option<EventKind> {
+        let n = self.current.len();
+        (i < n).then(|| self.nodes[(self.current[n - 1 - i] & SLOT_MASK) as usize].kind)
+    }
+
     /// Pops the earliest event if its time is at or before `limit`.
     #[inline]
     pub(super) fn pop_until(&mut self, limit: Time) -> Option<(Time, u64, EventKind)> {

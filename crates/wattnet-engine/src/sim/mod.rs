@@ -6,6 +6,7 @@ mod capture;
 pub(crate) mod forwarding;
 mod hosts;
 mod links;
+mod lookahead;
 mod path_feedback;
 mod path_manager;
 mod power;
@@ -207,6 +208,7 @@ impl Simulation {
         while left > 0 {
             let Some(ev) = self.events.pop_until(limit) else { break };
             left -= 1;
+            self.fetch_ahead();
             self.dispatch(ev);
         }
         if left == 0 {

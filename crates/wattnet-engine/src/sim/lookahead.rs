@@ -1,0 +1,58 @@
+//! Looking ahead in the event queue: while one event runs, what the next three will touch is
+//! fetched into the cache.
+//!
+//! Forwarding at data-centre scale is bound by memory, not instructions: a hop reads its
+//! port's first lines, its packet and its path, and with thousands of ports and flows these
+//! are rarely in cache. The events about to run are known (the wheel's current bucket is
+//! sorted), so their data can be asked for early, a stage per event of distance, each
+//! stage's address computed from what the stage before fetched:
+//! - three events ahead, an arrival or a transmission's end: its port's first lines;
+//! - two ahead, an arrival: the packet at the head of its port's pipe, the one arriving;
+//! - the next, an arrival: the port that packet is queued at next (its path's next hop), or,
+//!   at its destination, its whole record, its host, flow counters and connection.
+//!
+//! Only hints: nothing the simulation computes depends on them (docs/forwarding.md, *Looking
+//! ahead*).
+
+use super::Simulation;
+use crate::event::EventKind;
+use crate::prefetch::prefetch_lines;
+
+/// The first lines of a `Port`, which a hop touches (its `repr(C)` order).
+const PORT_LINES: usize = 5;
+
+impl Simulation {
+    #[inline(always)]
+    pub(super) fn fetch_ahead(&self) {
+        let ports = &self.net.ports;
+        if let Some(EventKind::PipeArrival { port } | EventKind::TxDone { port }) = self.events.peek(2) {
+            prefetch_lines(&ports[port as usize], PORT_LINES);
+        }
+        if let Some(EventKind::PipeArrival { port }) = self.events.peek(1) {
+            if let Some(&(_, pkt)) = ports[port as usize].pipe.front() {
+                self.pool.prefetch_hot(pkt);
+            }
+        }
+        let Some(EventKind::PipeArrival { port }) = self.events.peek(0) else { return };
+        let port = &ports[port as usize];
+        let Some(&(_, pkt)) = port.pipe.front() else { return };
+        // Asked for by the stages before (unless an event has come in between since).
+        let h = self.pool.hot(pkt);
+        if h.dst != port.to {
+            if let Some(next) = ports.get(self.routing.next_port(port.to, h) as usize) {
+                prefetch_lines(next, PORT_LINES);
+            }
+            return;
+        }
+        self.pool.prefetch(pkt);
+        if let Some(host) = self.net.hosts.get(port.to as usize) {
+            prefetch_lines(host, 1);
+        }
+        if let Some(stats) = self.transport.flow_stats.get(h.flow as usize) {
+            prefetch_lines(stats, 1);
+        }
+        if let Some(conn) = self.transport.connections.get(h.conn as usize) {
+            prefetch_lines(conn, 4);
+        }
+    }
+}

@@ -9,7 +9,8 @@
 //! - three events ahead, an arrival or a transmission's end: its port's first lines;
 //! - two ahead, an arrival: the packet at the head of its port's pipe, the one arriving;
 //! - the next, an arrival: the port that packet is queued at next (its path's next hop), or,
-//!   at its destination, its whole record, its host, flow counters and connection.
+//!   at its destination, its whole record, its host, flow counters and connection, and the
+//!   port back over the link it came by.
 //!
 //! Only hints: nothing the simulation computes depends on them (docs/forwarding.md, *Looking
 //! ahead*).
@@ -33,8 +34,8 @@ impl Simulation {
                 self.pool.prefetch_hot(pkt);
             }
         }
-        let Some(EventKind::PipeArrival { port }) = self.events.peek(0) else { return };
-        let port = &ports[port as usize];
+        let Some(EventKind::PipeArrival { port: id }) = self.events.peek(0) else { return };
+        let port = &ports[id as usize];
         let Some(&(_, pkt)) = port.pipe.front() else { return };
         // Asked for by the stages before (unless an event has come in between since).
         let h = self.pool.hot(pkt);
@@ -53,6 +54,11 @@ impl Simulation {
         }
         if let Some(conn) = self.transport.connections.get(h.conn as usize) {
             prefetch_lines(conn, 4);
+        }
+        // A host's answer (an ACK, the next segments) leaves by the link the packet came
+        // over when the host has one link: a link's two ports are 2i and 2i + 1.
+        if let Some(back) = ports.get((id ^ 1) as usize) {
+            prefetch_lines(back, PORT_LINES);
         }
     }
 }

@@ -19,6 +19,9 @@ use crate::time::{serialization, Time, PS_PER_S};
 
 pub type PortId = u32;
 
+/// How many of a `Port`'s first cache lines are fetched ahead of a hop (`sim/lookahead.rs`).
+pub(crate) const HOP_LINES_FETCHED: usize = 5;
+
 /// Counters and integrals; `repr(C)` keeps the ones every packet updates first, together.
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
@@ -318,5 +321,23 @@ mod tests {
         port.set_rate(10_000_000_000);
         assert_eq!(port.ps_per_byte, 800);
         assert_eq!(port.serialization(1500), 1_200_000);
+    }
+
+    #[test]
+    fn a_hop_touches_the_first_six_lines_and_the_lookahead_fetches_five() {
+        use std::mem::offset_of;
+        let stat = |field: usize| offset_of!(Port, stats) + field;
+        // The last fields a packet's hop writes: the queue-length integrals.
+        let hop_end = stat(offset_of!(PortStats, queue_bytes_area)) + 16;
+        assert!(hop_end <= 6 * 64, "a hop's fields end at byte {hop_end}, past six lines");
+        // The policy, sleep and discipline tests lie in the five lines the lookahead fetches
+        // (the sixth, the per-packet counters, measured no faster fetched early).
+        for (name, end) in [
+            ("discipline", offset_of!(Port, discipline) + std::mem::size_of::<QueueDiscipline>()),
+            ("sleep", offset_of!(Port, sleep) + std::mem::size_of::<Option<Sleep>>()),
+            ("pipe", offset_of!(Port, pipe) + std::mem::size_of::<std::collections::VecDeque<(Time, PacketId)>>()),
+        ] {
+            assert!(end <= crate::port::HOP_LINES_FETCHED * 64, "{name} ends at byte {end}");
+        }
     }
 }

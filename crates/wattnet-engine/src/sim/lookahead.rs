@@ -17,17 +17,15 @@
 
 use super::Simulation;
 use crate::event::EventKind;
+use crate::port::HOP_LINES_FETCHED;
 use crate::prefetch::prefetch_lines;
-
-/// The first lines of a `Port`, which a hop touches (its `repr(C)` order).
-const PORT_LINES: usize = 5;
 
 impl Simulation {
     #[inline(always)]
     pub(super) fn fetch_ahead(&self) {
         let ports = &self.net.ports;
         if let Some(EventKind::PipeArrival { port } | EventKind::TxDone { port }) = self.events.peek(2) {
-            prefetch_lines(&ports[port as usize], PORT_LINES);
+            prefetch_lines(&ports[port as usize], HOP_LINES_FETCHED);
         }
         if let Some(EventKind::PipeArrival { port }) = self.events.peek(1) {
             if let Some(&(_, pkt)) = ports[port as usize].pipe.front() {
@@ -41,7 +39,7 @@ impl Simulation {
         let h = self.pool.hot(pkt);
         if h.dst != port.to {
             if let Some(next) = ports.get(self.routing.next_port(port.to, h) as usize) {
-                prefetch_lines(next, PORT_LINES);
+                prefetch_lines(next, HOP_LINES_FETCHED);
             }
             return;
         }
@@ -58,7 +56,7 @@ impl Simulation {
         // A host's answer (an ACK, the next segments) leaves by the link the packet came
         // over when the host has one link: a link's two ports are 2i and 2i + 1.
         if let Some(back) = ports.get((id ^ 1) as usize) {
-            prefetch_lines(back, PORT_LINES);
+            prefetch_lines(back, HOP_LINES_FETCHED);
         }
     }
 }

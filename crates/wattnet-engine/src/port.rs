@@ -12,6 +12,7 @@ use crate::admission::QueueState;
 use crate::available_bandwidth::AvailableBandwidth;
 use crate::control::PortController;
 use crate::energy::EnergyMeter;
+use crate::event::EventQueue;
 use crate::packet::PacketId;
 use crate::queue::QueueDiscipline;
 use crate::rng::Rng;
@@ -178,6 +179,16 @@ impl Port {
         self.last_tx_end = s.done;
         self.stats.transmitted_packets += 1;
         self.stats.transmitted_bytes += s.size_bytes as u64;
+    }
+
+    /// Completes the transmission under way if it has ended by the current point of the run
+    /// without an event, as its `TxDone` would have (its counters, its end time).
+    #[inline]
+    pub fn settle(&mut self, events: &EventQueue) {
+        if let Some(s) = self.in_service.filter(|s| !s.end_scheduled && events.has_run(s.done, s.end_seq)) {
+            self.in_service = None;
+            self.finish_transmission(s);
+        }
     }
 
     /// Changes the service rate (the caller handles integrals, logs and transitions).

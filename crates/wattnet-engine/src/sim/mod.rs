@@ -403,14 +403,9 @@ impl Simulation {
         port.controller.is_some() || port.sleep.is_some()
     }
 
-    /// Completes port `id`'s transmission if it has ended by the current point of the run
-    /// without an event, as its `TxDone` would have (its counters, its end time).
+    /// Completes port `id`'s transmission if it has ended by now without an event (`Port::settle`).
     pub(crate) fn settle(&mut self, id: PortId) {
-        let port = &mut self.net.ports[id as usize];
-        if let Some(s) = port.in_service.filter(|s| !s.end_scheduled && self.events.has_run(s.done, s.end_seq)) {
-            port.in_service = None;
-            port.finish_transmission(s);
-        }
+        self.net.ports[id as usize].settle(&self.events);
     }
 
     fn tx_done(&mut self, port_id: PortId) {
@@ -506,12 +501,11 @@ impl Simulation {
     }
 
     fn sample(&mut self) {
-        let Some(n) = self.logs.recorder.as_ref().map(|r| r.ports.len()) else { return };
+        let Some(rec) = self.logs.recorder.as_mut() else { return };
         // Departure rates count the transmissions ended by now.
-        for i in 0..n {
-            self.settle(self.logs.recorder.as_ref().expect("checked").ports[i]);
+        for &id in &rec.ports {
+            self.net.ports[id as usize].settle(&self.events);
         }
-        let rec = self.logs.recorder.as_mut().expect("checked");
         rec.sample(self.now, &self.net.ports, &self.transport.flows, &self.transport.connections);
         let next = after(self.now, rec.interval);
         if next <= self.end {

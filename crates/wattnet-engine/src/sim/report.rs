@@ -13,10 +13,8 @@ impl Simulation {
     /// sent = received + dropped + held by ports.
     pub fn results(&mut self) -> Result<Results, RunError> {
         let now = self.now;
-        for id in 0..self.net.ports.len() {
-            self.settle(id as crate::port::PortId);
-        }
         for p in &mut self.net.ports {
+            p.settle(&self.events);
             p.integrate(now);
             if let Some(meter) = &mut p.energy {
                 meter.advance(now);

@@ -123,6 +123,10 @@ impl Paths {
             return flow;
         }
         let slot = self.flows + 2 * (base + subflow as u32) + (!sender) as u32;
+        // A made path's state is published in `ports`, which its hops read anyway.
+        if self.ports.get(slot as usize).is_some_and(|p| p.stands) {
+            return slot;
+        }
         if self.slots.len() <= slot as usize {
             self.slots.resize_with(slot as usize + 1, Path::unmade);
             self.ports.resize(slot as usize + 1, Ports::default());
@@ -236,19 +240,22 @@ impl Simulation {
             let tcp = flows[d.flow as usize].tcp.as_ref().expect("TCP flow");
             tcp.mptcp.as_ref().and_then(|m| m.paths[d.subflow as usize].as_deref())
         };
-        let slot = self.routing.paths.slot(&d, subflow_path, ports, ecmp);
-        let path = &mut self.routing.paths.slots[slot as usize];
-        if path.state == PathState::Stale {
-            path.compute(&self.routing.routes, ports, self.net.node_names.len());
-            #[cfg(test)]
-            if !self.routing.paths.cache && path.state == PathState::Cached {
-                path.state = PathState::LookedUp;
+        let paths = &mut self.routing.paths;
+        let slot = paths.slot(&d, subflow_path, ports, ecmp);
+        if !paths.ports[slot as usize].stands {
+            let path = &mut paths.slots[slot as usize];
+            if path.state == PathState::Stale {
+                path.compute(&self.routing.routes, ports, self.net.node_names.len());
+                #[cfg(test)]
+                if !paths.cache && path.state == PathState::Cached {
+                    path.state = PathState::LookedUp;
+                }
+                paths.publish(slot as usize);
             }
-            self.routing.paths.publish(slot as usize);
         }
-        let path = &self.routing.paths.slots[slot as usize];
+        let generation = paths.ports[slot as usize].generation;
         let hot = self.pool.hot_mut(pkt);
-        (hot.slot, hot.generation, hot.hop) = (slot, path.generation, 0);
+        (hot.slot, hot.generation, hot.hop) = (slot, generation, 0);
     }
 
     /// The ports subflow `s` of connection `id` takes from its sender: its pinned path, or the

@@ -8,6 +8,7 @@ pub mod cc;
 pub mod ends;
 pub mod group;
 pub mod mptcp;
+pub mod ranges;
 pub mod receiver;
 #[cfg(test)]
 mod receiver_tests;

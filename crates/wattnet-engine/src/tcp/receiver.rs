@@ -1,6 +1,7 @@
 //! The data receiver: reassembly, cumulative ACKs with SACK blocks, delayed ACKs, the
 //! advertised window and ECN echo (RFC 3168, or DCTCP's per-change echo).
 
+use super::ranges::RangeSet;
 use super::rto::RtoEstimator;
 use super::{Ctx, EcnMode, TcpConfig, TcpTimer};
 use crate::packet::{flags, Ecn, PathFeedback, TcpHeader};
@@ -45,7 +46,7 @@ pub struct Receiver {
     pub state: ReceiverState,
     rcv_nxt: u64,
     /// Out-of-order data above rcv_nxt: sorted, disjoint [start, end) ranges.
-    out_of_order: Vec<(u64, u64)>,
+    out_of_order: RangeSet,
     /// The block holding the most recently arrived segment (RFC 2018 §4: reported first).
     latest_block: Option<(u64, u64)>,
     fin_seq: Option<u64>,
@@ -79,7 +80,7 @@ impl Receiver {
             syn_retries: cfg.syn_retries,
             state: ReceiverState::Listen,
             rcv_nxt: 0,
-            out_of_order: Vec::new(),
+            out_of_order: RangeSet::new(),
             latest_block: None,
             fin_seq: None,
             unacked: 0,
@@ -211,11 +212,11 @@ impl Receiver {
         }
         if start > self.rcv_nxt {
             // RFC 5681 §4.2: out-of-order data produces an immediate (duplicate) ACK.
-            self.latest_block = Some(insert_range(&mut self.out_of_order, start, end));
+            self.latest_block = Some(self.out_of_order.insert(start, end));
             return self.send_ack(ctx);
         }
         let filled_hole = !self.out_of_order.is_empty();
-        self.rcv_nxt = advance(&mut self.out_of_order, end);
+        self.rcv_nxt = self.out_of_order.advance(end);
         if self.out_of_order.is_empty() {
             self.latest_block = None;
         }
@@ -291,12 +292,11 @@ impl Receiver {
         self.unacked = 0;
         self.delack_timer.cancel();
         let seq = if f & flags::SYN != 0 { 0 } else { 1 };
-        let held: u64 = self.out_of_order.iter().map(|(s, e)| e - s).sum();
         self.last_ack_sent = ack;
         let mut tcp = TcpHeader {
             seq,
             ack,
-            window: self.buffer.saturating_sub(held),
+            window: self.buffer.saturating_sub(self.out_of_order.bytes()),
             flags: f,
             ts_val: crate::packet::ts_clock(ctx.now),
             ts_ecr: self.ts_recent,
@@ -305,9 +305,10 @@ impl Receiver {
         };
         if self.sack && f & flags::SYN == 0 {
             // RFC 2018 §4: the block with the latest segment first, then the others, highest first.
-            let latest = self.latest_block.filter(|b| self.out_of_order.contains(b));
-            let mut blocks =
-                latest.into_iter().chain(self.out_of_order.iter().rev().copied().filter(|b| Some(*b) != latest));
+            let latest = self.latest_block.filter(|&b| self.out_of_order.contains(b));
+            let mut blocks = latest
+                .into_iter()
+                .chain(self.out_of_order.as_slice().iter().rev().copied().filter(|b| Some(*b) != latest));
             for slot in tcp.sack.iter_mut() {
                 match blocks.next() {
                     Some(b) => {
@@ -324,30 +325,4 @@ impl Receiver {
         let options = sack_option + if self.timestamps { 12 } else { 0 };
         ctx.send(tcp, Ecn::NotEct, self.header_bytes + options);
     }
-}
-
-/// Adds [start, end) to sorted, disjoint out-of-order `ranges`; returns the merged block
-/// containing it.
-pub(super) fn insert_range(ranges: &mut Vec<(u64, u64)>, start: u64, end: u64) -> (u64, u64) {
-    let i = ranges.partition_point(|&(_, e)| e < start);
-    let mut merged = (start, end);
-    while i < ranges.len() && ranges[i].0 <= merged.1 {
-        merged = (merged.0.min(ranges[i].0), merged.1.max(ranges[i].1));
-        ranges.remove(i);
-    }
-    ranges.insert(i, merged);
-    merged
-}
-
-/// The next expected sequence number once data up to `nxt` is in order: the out-of-order
-/// `ranges` it reaches join it and leave the list.
-pub(super) fn advance(ranges: &mut Vec<(u64, u64)>, mut nxt: u64) -> u64 {
-    while let Some(&(s, e)) = ranges.first() {
-        if s > nxt {
-            break;
-        }
-        nxt = nxt.max(e);
-        ranges.remove(0);
-    }
-    nxt
 }

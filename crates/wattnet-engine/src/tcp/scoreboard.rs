@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use super::ranges::RangeSet;
 use crate::time::Time;
 
 /// A segment sent and not yet cumulatively acknowledged.
@@ -34,7 +35,7 @@ pub struct Sent {
 pub struct Scoreboard {
     segs: VecDeque<Sent>,
     /// The sender's copy of the receiver's SACKed ranges above snd_una: sorted, disjoint.
-    ranges: Vec<(u64, u64)>,
+    ranges: RangeSet,
     sacked: u32,
     /// Lost and not SACKed.
     lost: u32,
@@ -99,8 +100,7 @@ impl Scoreboard {
                 }
             }
         }
-        let keep = self.ranges.partition_point(|&(_, r)| r <= ack);
-        self.ranges.drain(..keep);
+        self.ranges.remove_below(ack);
         sacked_bytes
     }
 
@@ -114,16 +114,16 @@ impl Scoreboard {
                 continue;
             }
             let mut at = l;
-            let mut i = self.ranges.partition_point(|&(_, e)| e < l);
+            let mut i = self.ranges.as_slice().partition_point(|&(_, e)| e < l);
             while at < r {
-                let gap_end = match self.ranges.get(i) {
+                let gap_end = match self.ranges.as_slice().get(i) {
                     Some(&(s, _)) if s < r => s,
                     _ => r,
                 };
                 if at < gap_end {
                     newly += self.mark_sacked(at, gap_end);
                 }
-                match self.ranges.get(i) {
+                match self.ranges.as_slice().get(i) {
                     Some(&(s, e)) if s < r => {
                         at = at.max(e);
                         i += 1;
@@ -131,7 +131,7 @@ impl Scoreboard {
                     _ => at = r,
                 }
             }
-            self.insert_range(l, r);
+            self.ranges.insert(l, r);
         }
         newly
     }
@@ -158,17 +158,6 @@ impl Scoreboard {
         bytes
     }
 
-    fn insert_range(&mut self, l: u64, r: u64) {
-        let i = self.ranges.partition_point(|&(_, e)| e < l);
-        let mut merged = (l, r);
-        let mut j = i;
-        while j < self.ranges.len() && self.ranges[j].0 <= merged.1 {
-            merged = (merged.0.min(self.ranges[j].0), merged.1.max(self.ranges[j].1));
-            j += 1;
-        }
-        self.ranges.splice(i..j, [merged]);
-    }
-
     /// RFC 6675 §4 IsLost for every segment: an un-SACKed segment with `dupthresh` SACKed
     /// segments above it is lost. The point below which that holds only rises, so each
     /// segment is marked once.
@@ -176,7 +165,7 @@ impl Scoreboard {
         // The start of the dupthresh-th highest SACKed segment.
         let mut need = dupthresh as usize;
         let mut frontier = None;
-        for &(l, r) in self.ranges.iter().rev() {
+        for &(l, r) in self.ranges.as_slice().iter().rev() {
             let (Some(a), Some(b)) = (self.index_of(l), self.index_of(r - 1)) else { continue };
             let n = b + 1 - a;
             if n >= need {
@@ -232,7 +221,7 @@ impl Scoreboard {
     /// The end of the highest SACKed range (RFC 6675 NextSeg (1.b): "the highest octet covered
     /// by any received SACK").
     pub fn highest_sacked(&self) -> Option<u64> {
-        self.ranges.last().map(|&(_, r)| r)
+        self.ranges.as_slice().last().map(|&(_, r)| r)
     }
 
     /// The highest outstanding segment not SACKed (RFC 6675 NextSeg rule 4's rescue).

@@ -1,6 +1,6 @@
 //! The connection-level receive buffer: one for all subflows (RFC 8684 §3.3.4).
 
-use crate::tcp::receiver::{advance, insert_range};
+use crate::tcp::ranges::RangeSet;
 
 /// Reassembles the connection's bytes by data sequence number from whatever subflow brings
 /// them. The receiving application reads in-order bytes at once, so the buffer holds only the
@@ -14,14 +14,14 @@ pub struct DataReceiver {
     /// Every byte below has arrived in order (and was read by the application).
     data_ack: u64,
     /// Bytes above the DATA_ACK: sorted, disjoint [start, end) ranges.
-    out_of_order: Vec<(u64, u64)>,
+    out_of_order: RangeSet,
     /// The most bytes held above the DATA_ACK at once.
     pub peak_held: u64,
 }
 
 impl DataReceiver {
     pub fn new(buffer: u64) -> DataReceiver {
-        DataReceiver { buffer, data_ack: 0, out_of_order: Vec::new(), peak_held: 0 }
+        DataReceiver { buffer, data_ack: 0, out_of_order: RangeSet::new(), peak_held: 0 }
     }
 
     /// Data bytes delivered in order to the application.
@@ -36,7 +36,7 @@ impl DataReceiver {
 
     /// Bytes held above the DATA_ACK.
     pub fn held(&self) -> u64 {
-        self.out_of_order.iter().map(|(s, e)| e - s).sum()
+        self.out_of_order.bytes()
     }
 
     /// A data segment [dsn, dsn + len) arrived on some subflow (a copy already held changes
@@ -47,10 +47,10 @@ impl DataReceiver {
             return;
         }
         if dsn > self.data_ack {
-            insert_range(&mut self.out_of_order, dsn, end);
+            self.out_of_order.insert(dsn, end);
             self.peak_held = self.peak_held.max(self.held());
         } else {
-            self.data_ack = advance(&mut self.out_of_order, end);
+            self.data_ack = self.out_of_order.advance(end);
         }
     }
 }

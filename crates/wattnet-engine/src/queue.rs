@@ -15,9 +15,9 @@ use crate::scenario::QueueSpec;
 pub enum QueueDiscipline {
     /// Tail drop at a limit in packets or bytes (docs/models/queue-management.md §1).
     DropTail(BufferLimit),
-    /// Boxed so RED's state does not grow every port.
+    /// Boxed, as the threshold marking, so that a port's discipline is the drop-tail's size.
     Red(Box<Red>),
-    Threshold(ThresholdMarking),
+    Threshold(Box<ThresholdMarking>),
 }
 
 impl QueueDiscipline {
@@ -32,7 +32,7 @@ impl QueueDiscipline {
                 BufferLimit::from_spec(*limit_packets, *limit_bytes, *count_in_service, field, "droptail")?,
             )),
             QueueSpec::Red { .. } => Ok(QueueDiscipline::Red(Box::new(Red::from_spec(spec, field, rng)?))),
-            QueueSpec::Threshold { .. } => Ok(QueueDiscipline::Threshold(ThresholdMarking::from_spec(spec, field)?)),
+            QueueSpec::Threshold { .. } => Ok(QueueDiscipline::Threshold(Box::new(ThresholdMarking::from_spec(spec, field)?))),
         }
     }
 

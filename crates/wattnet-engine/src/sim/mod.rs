@@ -415,7 +415,7 @@ impl Simulation {
         port.finish_transmission(s);
         if port.can_start(self.now) {
             self.start_transmission(port_id);
-        } else if port.queue.is_empty() && port.sleep.is_some_and(|s| s.when_idle) {
+        } else if port.queue.is_empty() && port.sleep.as_deref().is_some_and(|s| s.when_idle) {
             // IEEE 802.3az-2010: a transmitter with nothing to send goes to low-power idle.
             self.begin_sleep(port_id);
         }

@@ -121,7 +121,7 @@ impl Simulation {
         // Down, the port leaves its sleep cycle (a pending transition's event goes stale); an
         // 802.3az port that comes up with nothing to send goes to sleep (IEEE 802.3az-2010).
         port.sleep_state = SleepState::Active;
-        if port.up && port.sleep.is_some_and(|s| s.when_idle) {
+        if port.up && port.sleep.as_deref().is_some_and(|s| s.when_idle) {
             self.begin_sleep(id);
         }
     }
@@ -137,7 +137,7 @@ impl Simulation {
         self.schedule_end(id);
         let port = &mut self.net.ports[id as usize];
         let delta = port.transition;
-        let sleep = port.sleep.get_or_insert(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false });
+        let sleep = port.sleep.get_or_insert_with(|| Box::new(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false }));
         sleep.when_idle = true;
         self.sleep_port(id);
     }
@@ -154,7 +154,7 @@ impl Simulation {
     /// The port starts going to sleep (T_s, or δ): active power, nothing sent.
     pub(super) fn begin_sleep(&mut self, id: PortId) {
         let port = &mut self.net.ports[id as usize];
-        let sleep = port.sleep.expect("only a port that can sleep goes to sleep");
+        let sleep = port.sleep.as_deref().expect("only a port that can sleep goes to sleep");
         let until = after(self.now, sleep.to_sleep);
         port.sleep_state = SleepState::GoingToSleep { until };
         self.events.schedule(until, EventKind::SleepTransitionEnd { port: id });
@@ -181,7 +181,7 @@ impl Simulation {
         if port.sleep_state != SleepState::LowPower {
             return;
         }
-        let until = after(now, port.sleep.expect("a sleeping port can wake").to_wake);
+        let until = after(now, port.sleep.as_deref().expect("a sleeping port can wake").to_wake);
         port.sleep_state = SleepState::Waking { until };
         if let Some(meter) = &mut port.energy {
             meter.set_mode(now, PowerMode::Active);
@@ -194,10 +194,7 @@ impl Simulation {
     pub(super) fn sleep_transition_end(&mut self, id: PortId) {
         let now = self.now;
         let port = &mut self.net.ports[id as usize];
-        let sleep = match port.sleep {
-            Some(s) => s,
-            None => return,
-        };
+        let Some(&sleep) = port.sleep.as_deref() else { return };
         match port.sleep_state {
             SleepState::GoingToSleep { until } if until == now => {
                 if port.queue.is_empty() {

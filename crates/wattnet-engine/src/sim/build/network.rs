@@ -119,7 +119,7 @@ fn make_port(
     }
     if let Some(lpi) = lpi {
         // IEEE 802.3az-2010: an idle port is in low-power idle, from the start of the run.
-        port.sleep = Some(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true });
+        port.sleep = Some(Box::new(Sleep { to_sleep: lpi.sleep, to_wake: lpi.wake, when_idle: true, lpi: true }));
         port.sleep_state = SleepState::LowPower;
         port.stats.sleeps = 1;
         if let Some(meter) = &mut port.energy {
@@ -148,7 +148,7 @@ fn make_port(
                     "cannot put a port to sleep that already uses 802.3az low-power idle (lpi)",
                 ));
             }
-            port.sleep = Some(Sleep { to_sleep: delta, to_wake: delta, when_idle: false, lpi: false });
+            port.sleep = Some(Box::new(Sleep { to_sleep: delta, to_wake: delta, when_idle: false, lpi: false }));
         }
         port.controller = Some(controller);
     }

@@ -32,7 +32,9 @@ impl QueueDiscipline {
                 BufferLimit::from_spec(*limit_packets, *limit_bytes, *count_in_service, field, "droptail")?,
             )),
             QueueSpec::Red { .. } => Ok(QueueDiscipline::Red(Box::new(Red::from_spec(spec, field, rng)?))),
-            QueueSpec::Threshold { .. } => Ok(QueueDiscipline::Threshold(Box::new(ThresholdMarking::from_spec(spec, field)?))),
+            QueueSpec::Threshold { .. } => {
+                Ok(QueueDiscipline::Threshold(Box::new(ThresholdMarking::from_spec(spec, field)?)))
+            }
         }
     }
 

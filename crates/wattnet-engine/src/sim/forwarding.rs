@@ -15,7 +15,7 @@
 //! its packets look up every hop.
 
 use super::{Routing, Simulation};
-use crate::packet::{Hot, PacketId, NO_CONNECTION};
+use crate::packet::{Hot, Packet, NO_CONNECTION};
 use crate::port::{Port, PortId};
 use crate::routing::{flow_hash, ForwardingTable, NO_ROUTE};
 
@@ -225,9 +225,10 @@ impl Path {
 }
 
 impl Simulation {
-    /// Gives a packet leaving its source its path (computing the path if stale).
-    pub(super) fn assign_path(&mut self, node: u32, pkt: PacketId) {
-        let p = self.pool.get(pkt);
+    /// The path slot and generation of a packet leaving its source (computing the path if
+    /// stale), read from the packet before it is stored: reading a record just written would
+    /// wait for its line.
+    pub(super) fn path_of(&mut self, node: u32, p: &Packet) -> (u32, u32) {
         let mut d =
             Direction { flow: p.flow, conn: p.conn, subflow: p.subflow, base: 0, src: node, dst: p.dst, sender: true };
         if p.conn != NO_CONNECTION {
@@ -253,9 +254,7 @@ impl Simulation {
                 paths.publish(slot as usize);
             }
         }
-        let generation = paths.ports[slot as usize].generation;
-        let hot = self.pool.hot_mut(pkt);
-        (hot.slot, hot.generation, hot.hop) = (slot, generation, 0);
+        (slot, paths.ports[slot as usize].generation)
     }
 
     /// The ports subflow `s` of connection `id` takes from its sender: its pinned path, or the

@@ -2,7 +2,7 @@
 
 use super::{Connection, Simulation};
 use crate::host::{HostActivity, HostModel, SubflowReading};
-use crate::packet::{PacketId, NO_CONNECTION};
+use crate::packet::{Packet, PacketId, NO_CONNECTION};
 use crate::port::PortId;
 use crate::results::{Column, Table};
 use crate::routing::NO_ROUTE;
@@ -26,8 +26,11 @@ pub struct Host {
 impl Simulation {
     /// A node's own packet enters the network: given its path, counted, then forwarded.
     #[inline]
-    pub(super) fn send_from(&mut self, node: u32, pkt: PacketId) {
-        self.assign_path(node, pkt);
+    pub(super) fn send_from(&mut self, node: u32, packet: Packet) {
+        let (slot, generation) = self.path_of(node, &packet);
+        let pkt = self.pool.alloc(packet);
+        let hot = self.pool.hot_mut(pkt);
+        (hot.slot, hot.generation) = (slot, generation);
         let host = &mut self.net.hosts[node as usize];
         host.packets_sent += 1;
         if host.activity.is_some() {

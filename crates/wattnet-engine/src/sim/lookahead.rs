@@ -52,6 +52,7 @@ impl Simulation {
         }
         if let Some(conn) = self.transport.connections.get(h.conn as usize) {
             prefetch_lines(conn, 4);
+            conn.prefetch_end(port.to);
         }
         // A host's answer (an ACK, the next segments) leaves by the link the packet came
         // over when the host has one link: a link's two ports are 2i and 2i + 1.

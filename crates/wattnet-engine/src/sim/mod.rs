@@ -261,7 +261,7 @@ impl Simulation {
         stats.sent_bytes += size as u64;
         let flow = &self.transport.flows[flow_id as usize];
         let (src_node, dst) = (flow.src, flow.dst);
-        let pkt = self.pool.alloc(Packet {
+        let packet = Packet {
             flow: flow_id,
             src: src_node,
             dst,
@@ -272,8 +272,8 @@ impl Simulation {
             conn: NO_CONNECTION,
             subflow: 0,
             tcp: TcpHeader::default(),
-        });
-        self.send_from(src_node, pkt);
+        };
+        self.send_from(src_node, packet);
     }
 
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,

@@ -137,7 +137,9 @@ impl Simulation {
         self.schedule_end(id);
         let port = &mut self.net.ports[id as usize];
         let delta = port.transition;
-        let sleep = port.sleep.get_or_insert_with(|| Box::new(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false }));
+        let sleep = port
+            .sleep
+            .get_or_insert_with(|| Box::new(Sleep { to_sleep: delta, to_wake: delta, when_idle: true, lpi: false }));
         sleep.when_idle = true;
         self.sleep_port(id);
     }

@@ -98,6 +98,18 @@ pub struct MultipathFlow {
 }
 
 impl Connection {
+    /// Asks for the state of the end at node `at` (its first subflow's): a delivery's next reads.
+    #[inline(always)]
+    pub(super) fn prefetch_end(&self, at: u32) {
+        if at == self.sender_node {
+            if let Some(s) = self.sender.subflows.first() {
+                s.prefetch();
+            }
+        } else if let Some(r) = self.receiver.subflows.first() {
+            crate::prefetch::prefetch_lines(r, 6);
+        }
+    }
+
     /// The first subflow's sender (the only one on a single path).
     pub fn first(&self) -> &Sender {
         &self.sender.subflows[0]
@@ -262,9 +274,11 @@ impl Simulation {
                 }
             }
         }
-        // The connection, not the receiver, knows how much the application sends.
+        // The connection, not the receiver, knows how much the application sends; what the
+        // receiver delivered changes only when it acts.
         let running = conn.sender.group.stream.completed_at.is_none();
-        let completed = conn.sender.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
+        let completed = node == conn.receiver_node
+            && conn.sender.group.stream.on_delivered(conn.receiver.bytes_delivered(), self.now);
         // The host energy integral closes an interval once it is due, and at completion.
         if running && conn.energy.is_some() {
             if let (Some(meter), Some(HostModel::Mptcp(model, _))) =
@@ -282,7 +296,7 @@ impl Simulation {
             let stats = &mut self.transport.flow_stats[flow_id as usize];
             stats.sent_packets += 1;
             stats.sent_bytes += o.size_bytes as u64;
-            let pkt = self.pool.alloc(Packet {
+            let packet = Packet {
                 flow: flow_id,
                 src: node,
                 dst: peer,
@@ -293,8 +307,8 @@ impl Simulation {
                 conn: id,
                 subflow: o.subflow,
                 tcp: o.tcp,
-            });
-            self.send_from(node, pkt);
+            };
+            self.send_from(node, packet);
         }
         self.transport.outbox = out;
 

@@ -111,6 +111,15 @@ pub struct Sender {
 }
 
 impl Sender {
+    /// Asks for the sender's state and its oldest segment's record (a lookahead hint).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self) {
+        crate::prefetch::prefetch_lines(self, 10);
+        if let Some(front) = self.sent.front() {
+            crate::prefetch::prefetch_lines(front, 1);
+        }
+    }
+
     /// Subflow `index` of `group`, sending the data the group grants it.
     pub fn new(cfg: &TcpConfig, group: &Group, index: usize) -> Sender {
         // An algorithm's own initial ssthresh (a Linux module parameter) replaces the default.

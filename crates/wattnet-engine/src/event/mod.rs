@@ -13,8 +13,9 @@ use wheel::{Wheel, MAX_SEQ};
 pub enum EventKind {
     /// A port's transmitter has finished serializing its packet.
     TxDone { port: u32 },
-    /// The first packet in a port's propagation pipe reaches the next node.
-    PipeArrival { port: u32 },
+    /// The first packet in a port's propagation pipe, `packet`, reaches the next node (the
+    /// event names it so that the lookahead finds its record without reading the pipe).
+    PipeArrival { port: u32, packet: u32 },
     /// A port's rate-transition (frozen) period ends.
     TransitionEnd { port: u32 },
     /// A port has finished going to sleep or waking up (802.3az T_s / T_w, or δ).

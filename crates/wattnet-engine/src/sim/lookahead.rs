@@ -7,10 +7,11 @@
 //! sorted), so their data can be asked for early, a stage per event of distance, each
 //! stage's address computed from what the stage before fetched:
 //! - three events ahead, an arrival or a transmission's end: its port's first lines;
-//! - two ahead, an arrival: the packet at the head of its port's pipe, the one arriving;
+//! - two ahead, an arrival: the packet arriving (the event names it) and the pipe's line it
+//!   leaves from;
 //! - the next, an arrival: the port that packet is queued at next (its path's next hop), or,
-//!   at its destination, its whole record, its host, flow counters and connection, and the
-//!   port back over the link it came by.
+//!   at its destination, its whole record, its host, flow counters, connection and the state
+//!   of the endpoint it reaches, and the port back over the link it came by.
 //!
 //! Only hints: nothing the simulation computes depends on them (docs/forwarding.md, *Looking
 //! ahead*).
@@ -24,17 +25,22 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn fetch_ahead(&self) {
         let ports = &self.net.ports;
-        if let Some(EventKind::PipeArrival { port } | EventKind::TxDone { port }) = self.events.peek(2) {
+        if let Some(EventKind::PipeArrival { port, .. } | EventKind::TxDone { port }) = self.events.peek(2) {
             prefetch_lines(&ports[port as usize], HOP_LINES_FETCHED);
         }
-        if let Some(EventKind::PipeArrival { port }) = self.events.peek(1) {
-            if let Some(&(_, pkt)) = ports[port as usize].pipe.front() {
-                self.pool.prefetch_hot(pkt);
+        if let Some(EventKind::PipeArrival { port, packet }) = self.events.peek(1) {
+            self.pool.prefetch_hot(packet);
+            // The pipe's line its head is popped from (its address read from the port's lines).
+            if let Some(head) = ports[port as usize].pipe.front() {
+                prefetch_lines(head, 1);
             }
         }
-        let Some(EventKind::PipeArrival { port: id }) = self.events.peek(0) else { return };
+        let Some(EventKind::PipeArrival { port: id, packet: pkt }) = self.events.peek(0) else { return };
         let port = &ports[id as usize];
-        let Some(&(_, pkt)) = port.pipe.front() else { return };
+        // A stale event (its packet lost with the link) names a packet no longer on its way.
+        if port.pipe.front().is_none_or(|&(_, head)| head != pkt) {
+            return;
+        }
         // Asked for by the stages before (unless an event has come in between since).
         let h = self.pool.hot(pkt);
         if h.dst != port.to {

@@ -226,7 +226,7 @@ impl Simulation {
         self.now = ev.time;
         match ev.kind {
             EventKind::TxDone { port } => self.tx_done(port),
-            EventKind::PipeArrival { port } => self.pipe_arrival(port),
+            EventKind::PipeArrival { port, packet } => self.pipe_arrival(port, packet),
             EventKind::TransitionEnd { port } => self.try_start(port),
             EventKind::SleepTransitionEnd { port } => self.sleep_transition_end(port),
             EventKind::SourceEmit { source } => self.source_emit(source),
@@ -388,7 +388,7 @@ impl Simulation {
         let arrival = after(done, port.delay);
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {
-            self.events.schedule(arrival, EventKind::PipeArrival { port: port_id });
+            self.events.schedule(arrival, EventKind::PipeArrival { port: port_id, packet: pkt });
         }
         if self.logs.pcap.active.is_some() {
             self.pool.sync(pkt);
@@ -422,15 +422,15 @@ impl Simulation {
         self.observe(port_id, Observation::Departure);
     }
 
-    fn pipe_arrival(&mut self, port_id: PortId) {
+    fn pipe_arrival(&mut self, port_id: PortId, pkt: PacketId) {
         let port = &mut self.net.ports[port_id as usize];
         // Packets lost when the link went down leave stale events behind.
-        if port.pipe.front().is_none_or(|&(t, _)| t != self.now) {
+        if port.pipe.front() != Some(&(self.now, pkt)) {
             return;
         }
-        let (_, pkt) = port.pipe.pop_front().expect("checked");
-        if let Some(&(next, _)) = port.pipe.front() {
-            self.events.schedule(next, EventKind::PipeArrival { port: port_id });
+        port.pipe.pop_front();
+        if let Some(&(next, packet)) = port.pipe.front() {
+            self.events.schedule(next, EventKind::PipeArrival { port: port_id, packet });
         }
         // A corrupted packet reaches the far end and is discarded there.
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {

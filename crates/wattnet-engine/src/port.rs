@@ -243,10 +243,16 @@ impl Port {
     /// True when the transmitter may start the next packet now.
     #[inline]
     pub fn can_start(&self, now: Time) -> bool {
+        !self.queue.is_empty() && self.transmitter_free(now)
+    }
+
+    /// True when the transmitter could send a packet now: up, awake, not in a rate
+    /// transition, and idle.
+    #[inline]
+    pub fn transmitter_free(&self, now: Time) -> bool {
         self.up
             && self.in_service.is_none()
             && now >= self.frozen_until
-            && !self.queue.is_empty()
             && matches!(self.sleep_state, SleepState::Active)
     }
 

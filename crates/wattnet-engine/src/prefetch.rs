@@ -15,3 +15,12 @@ pub fn prefetch_lines<T>(r: &T, lines: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (r, lines);
 }
+
+/// Asks for the line two lines past the head of a ring read in order (a queue, a pipe): a long
+/// ring's lines leave the cache between their writing at the tail and their reading at the head.
+#[inline(always)]
+pub fn prefetch_ring_ahead<T>(ring: &std::collections::VecDeque<T>) {
+    if let Some(ahead) = ring.get(2 * 64 / std::mem::size_of::<T>().max(1)) {
+        prefetch_lines(ahead, 1);
+    }
+}

@@ -20,6 +20,7 @@ use crate::admission::{Admission, Arrival};
 use crate::event::{Event, EventKind, EventQueue};
 use crate::packet::{Ecn, Packet, PacketId, PacketPool, TcpHeader, NO_CONNECTION};
 use crate::port::{InService, Port, PortId, SleepState};
+use crate::prefetch::prefetch_ring_ahead;
 use crate::routing::{ForwardingTable, NO_ROUTE};
 use crate::scenario::RoutingMetric;
 use crate::tcp::Outgoing;
@@ -337,10 +338,14 @@ impl Simulation {
             rule.on_enqueue(port_id as usize, port, &state, p.flow, &mut p.tcp);
         }
         port.integrate_queue(self.now);
-        port.queue.push_back((pkt, size));
-        port.queue_bytes += size as u64;
         port.stats.enqueued_packets += 1;
         port.stats.enqueued_bytes += size as u64;
+        if port.queue.is_empty() && port.transmitter_free(self.now) {
+            // Straight to the transmitter: the queue would hand it back at once.
+            return self.transmit(port_id, pkt, size);
+        }
+        port.queue.push_back((pkt, size));
+        port.queue_bytes += size as u64;
         if port.can_start(self.now) {
             self.start_transmission(port_id);
         } else if !matches!(port.sleep_state, SleepState::Active) {
@@ -371,11 +376,18 @@ impl Simulation {
     /// Its end is an event only if a packet waits behind it or the port observes its ends
     /// (a policy, sleeping); otherwise the port is settled when next visited.
     fn start_transmission(&mut self, port_id: PortId) {
-        let observed = self.ends_observed(port_id);
         let port = &mut self.net.ports[port_id as usize];
         port.integrate_queue(self.now);
         let (pkt, size) = port.queue.pop_front().expect("start_transmission needs a waiting packet");
+        prefetch_ring_ahead(&port.queue);
         port.queue_bytes -= size as u64;
+        self.transmit(port_id, pkt, size);
+    }
+
+    /// Puts packet `pkt` of `size` bytes on the wire of port `port_id`, whose transmitter is free.
+    fn transmit(&mut self, port_id: PortId, pkt: PacketId, size: u32) {
+        let observed = self.ends_observed(port_id);
+        let port = &mut self.net.ports[port_id as usize];
         let done = after(self.now, port.serialization(size));
         port.stats.busy_time += done - self.now;
         // The end's place comes first, where its event used to be scheduled.
@@ -429,6 +441,7 @@ impl Simulation {
             return;
         }
         port.pipe.pop_front();
+        prefetch_ring_ahead(&port.pipe);
         if let Some(&(next, packet)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id, packet });
         }

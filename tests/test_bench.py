@@ -1,6 +1,9 @@
 """The benchmark set's scenarios are the workloads they name, and --compare marks regressions."""
 
-from wattnet.bench import compare, dumbbell_10g_scenario, fattree_permutation_scenario
+import json
+
+import pytest
+from wattnet.bench import compare, dumbbell_10g_scenario, fattree_permutation_scenario, scenario_of
 
 
 def test_the_permutation_is_htsims_workload():
@@ -32,3 +35,13 @@ def test_compare_marks_what_got_worse_beyond_the_tolerance():
     assert "cpu_s 2 → 2.1 (×1.05)" in lines[0] and "peak_rss_mb 100 → 50 (×0.50)" in lines[0]
     assert lines[1] == "b: cpu_s 1 → 1.04 (×1.04)"
     assert lines[2] == "c: not in the previous results"
+
+
+def test_a_benchmarks_scenario_is_the_one_it_runs():
+    ten_thousand = scenario_of("dumbbell10g_10000_ns2")
+    assert (len(ten_thousand.flows), ten_thousand.duration_s) == (10_000, 10.0)
+    assert {f.tcp.profile for f in ten_thousand.flows} == {"ns2"}
+    fattree16 = json.loads(scenario_of("permutation_fattree16").to_engine_json())
+    assert (len(fattree16["flows"]), fattree16["duration_s"]) == (1024, 0.02)  # k³/4 hosts
+    with pytest.raises(ValueError, match="'event_queue' is not one scenario; these are: dumbbell10g_10000_ns2, "):
+        scenario_of("event_queue")

@@ -491,6 +491,25 @@ _MEASURES: dict[str, Callable[[], Measurement]] = {
     "run_overhead": run_overhead,
 }
 
+# The benchmarks that run one scenario, and the function that builds it from their arguments.
+_SCENARIOS: dict[Callable[..., Measurement], Callable[..., Scenario]] = {
+    permutation_fattree: fattree_permutation_scenario,
+    dumbbell_10g: dumbbell_10g_scenario,
+}
+
+
+def scenario_of(name: str) -> Scenario:
+    """The scenario benchmark ``name`` runs (a FatTree permutation or a 10 Gb/s dumbbell), for
+    running it elsewhere: in the engine alone (``tools/paired_bench.py``), or in another simulator."""
+    measure = _MEASURES.get(name)
+    build = _SCENARIOS.get(measure.func) if isinstance(measure, partial) else None
+    if build is None:
+        runnable = sorted(n for n, m in _MEASURES.items() if isinstance(m, partial) and m.func in _SCENARIOS)
+        raise ValueError(f"benchmark {name!r} is not one scenario; these are: {', '.join(runnable)}")
+    assert isinstance(measure, partial)
+    return build(*measure.args)
+
+
 BENCHMARKS: dict[str, Callable[[], Measurement]] = {
     name: partial(_in_fresh_process, measure) for name, measure in _MEASURES.items()
 }

@@ -502,12 +502,10 @@ def scenario_of(name: str) -> Scenario:
     """The scenario benchmark ``name`` runs (a FatTree permutation or a 10 Gb/s dumbbell), for
     running it elsewhere: in the engine alone (``tools/paired_bench.py``), or in another simulator."""
     measure = _MEASURES.get(name)
-    build = _SCENARIOS.get(measure.func) if isinstance(measure, partial) else None
-    if build is None:
-        runnable = sorted(n for n, m in _MEASURES.items() if isinstance(m, partial) and m.func in _SCENARIOS)
-        raise ValueError(f"benchmark {name!r} is not one scenario; these are: {', '.join(runnable)}")
-    assert isinstance(measure, partial)
-    return build(*measure.args)
+    if isinstance(measure, partial) and measure.func in _SCENARIOS:
+        return _SCENARIOS[measure.func](*measure.args)
+    runnable = sorted(n for n, m in _MEASURES.items() if isinstance(m, partial) and m.func in _SCENARIOS)
+    raise ValueError(f"benchmark {name!r} is not one scenario; these are: {', '.join(runnable)}")
 
 
 BENCHMARKS: dict[str, Callable[[], Measurement]] = {

@@ -1,6 +1,10 @@
 """The benchmark set's scenarios are the workloads they name, and --compare marks regressions."""
 
+import importlib.util
 import json
+import os
+import sys
+from pathlib import Path
 
 import pytest
 from wattnet.bench import compare, dumbbell_10g_scenario, fattree_permutation_scenario, scenario_of
@@ -45,3 +49,27 @@ def test_a_benchmarks_scenario_is_the_one_it_runs():
     assert (len(fattree16["flows"]), fattree16["duration_s"]) == (1024, 0.02)  # k³/4 hosts
     with pytest.raises(ValueError, match="'event_queue' is not one scenario; these are: dumbbell10g_10000_ns2, "):
         scenario_of("event_queue")
+
+
+def _fake_build(path, run_s, results_hash):
+    """A stand-in for a build of run_engine: prints what it prints, with a fixed run time."""
+    fields = {"events": 150, "run_s": run_s, "ns_per_link_transmission": run_s * 1e7, "results_hash": results_hash}
+    line = json.dumps(fields)
+    path.write_text(f"#!{sys.executable}\nprint({line!r})\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="paired runs need two cores")
+def test_paired_bench_reports_the_ratio_and_whether_the_results_agree(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location(
+        "paired_bench", Path(__file__).parents[1] / "tools" / "paired_bench.py"
+    )
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    old = _fake_build(tmp_path / "old", 0.4, "ab")
+    # Twice as fast, the same results: 0.2 / 0.4 in every pair.
+    ratio, agree = tool.compare(old, _fake_build(tmp_path / "new", 0.2, "ab"), "scenario.json", 2)
+    assert (ratio, agree) == (pytest.approx(0.5), True)
+    assert "pair 2: old 4000000.0 ns, new 2000000.0 ns per link transmission, new/old 0.500" in capsys.readouterr().out
+    assert tool.compare(old, _fake_build(tmp_path / "other", 0.4, "cd"), "scenario.json", 2)[1] is False

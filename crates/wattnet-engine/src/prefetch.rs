@@ -16,6 +16,12 @@ pub fn prefetch_lines<T>(r: &T, lines: usize) {
     let _ = (r, lines);
 }
 
+/// Asks for every line of `r`.
+#[inline(always)]
+pub fn prefetch_whole<T>(r: &T) {
+    prefetch_lines(r, usize::MAX);
+}
+
 /// Asks for the line two lines past the head of a ring read in order (a queue, a pipe): a long
 /// ring's lines leave the cache between their writing at the tail and their reading at the head.
 #[inline(always)]

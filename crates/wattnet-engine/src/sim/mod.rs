@@ -280,12 +280,6 @@ impl Simulation {
     /// A packet is at `node`, arrived over port `via` (`NO_ROUTE` at its source): deliver it,
     /// or pass it to the output port towards its destination.
     fn forward(&mut self, node: u32, pkt: PacketId, via: PortId) {
-        // The packet behind this one on the link (on the wire or being serialized: the pipe
-        // holds both) arrives next, a serialization time or more from now: its record, out of
-        // cache since it was queued, is fetched meanwhile rather than on arrival.
-        if let Some(&(_, next)) = self.net.ports.get(via as usize).and_then(|p| p.pipe.front()) {
-            self.pool.prefetch_hot(next);
-        }
         let h = self.pool.hot_mut(pkt);
         if h.dst == node {
             return self.deliver(pkt, via);
@@ -444,6 +438,10 @@ impl Simulation {
         prefetch_ring_ahead(&port.pipe);
         if let Some(&(next, packet)) = port.pipe.front() {
             self.events.schedule(next, EventKind::PipeArrival { port: port_id, packet });
+            // The packet behind this one on the link (on the wire or being serialized: the
+            // pipe holds both) arrives a serialization time or more from now: its record, out
+            // of cache since it was queued, is fetched meanwhile rather than on arrival.
+            self.pool.prefetch_hot(packet);
         }
         // A corrupted packet reaches the far end and is discarded there.
         if port.error_model.as_mut().is_some_and(|e| e.corrupts()) {

@@ -216,6 +216,23 @@ fn a_link_going_down_loses_the_packet_being_serialized_and_its_unfinished_time()
 }
 
 #[test]
+fn an_arrival_left_by_a_lost_packet_leaves_the_next_packet_on_the_wire_alone() {
+    // The first packet (0–8 ms on the wire, due at b at 9 ms) is lost when the link goes down
+    // at 3 ms; the link is back at 4 ms and a second packet is sent at 5 ms (on the wire 5–13
+    // ms, due at 14 ms). The lost packet's arrival at 9 ms finds the second in the pipe: not
+    // its packet, so it does nothing, and the second arrives at 14 ms, 9 ms after it left.
+    let events = json!([{"action": "link_down", "at_s": 0.003, "a": "a", "b": "b"},
+                        {"action": "link_up", "at_s": 0.004, "a": "a", "b": "b"}]);
+    let mut sim = line(json!([cbr("first", 0.0, 10.0, 1), cbr("second", 5.0, 10.0, 1)]), &[("events", events)]);
+    let n = run_counting(&mut sim);
+    let r = sim.results().unwrap();
+    assert_eq!(n, Counts { source_emit: 2, tx_done: 0, pipe_arrival: 2, other: 2 });
+    assert_eq!(port_u64(&r, &sim, "a->b", "link_down_drops"), 1);
+    assert_eq!(r.table("flows").u64s("received_packets"), &[0, 1]);
+    assert_eq!(r.table("flows").f64s("mean_delay_s")[1], 0.009);
+}
+
+#[test]
 fn a_link_going_down_after_the_end_counts_the_packet_transmitted() {
     // The end at 8 ms has no event; the link goes down at 8.5 ms with the packet on the wire.
     let down = json!([{"action": "link_down", "at_s": 0.0085, "a": "a", "b": "b"}]);

@@ -106,7 +106,7 @@ impl Connection {
                 s.prefetch();
             }
         } else if let Some(r) = self.receiver.subflows.first() {
-            crate::prefetch::prefetch_lines(r, 6);
+            crate::prefetch::prefetch_whole(r);
         }
     }
 

@@ -114,7 +114,7 @@ impl Sender {
     /// Asks for the sender's state and its oldest segment's record (a lookahead hint).
     #[inline(always)]
     pub(crate) fn prefetch(&self) {
-        crate::prefetch::prefetch_lines(self, 10);
+        crate::prefetch::prefetch_whole(self);
         if let Some(front) = self.sent.front() {
             crate::prefetch::prefetch_lines(front, 1);
         }

@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import os
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -28,12 +29,14 @@ from wattnet.sweep import (
     WorkersDying,
     derive_seed,
     drive,
+    executors,
     load_sweep,
     plan_sweep,
     require_done,
     run_batch,
     run_sweep,
 )
+from wattnet.sweep.executors import LocalExecutor
 
 WATTNET = Path(sys.executable).with_name("wattnet")
 
@@ -315,6 +318,55 @@ def test_a_killed_worker_costs_nothing(tmp_path):
     assert outcome.failed == 0
     assert len(outcome.table) == 8 and (outcome.table["status"] == "done").all()
     assert len(run_dirs(out)) == 8
+
+
+def busy_pool(tmp_path: Path) -> tuple[LocalExecutor, set]:
+    """A local pool of two workers, each running a task of several slow runs, with the start
+    of a result that never comes written into the pipe the workers send results through:
+    what a worker killed halfway through sending its result leaves there."""
+    base = wattnet.load_scenario(write(tmp_path / "slow.toml", SLOW_SCENARIO))
+    runs = plan_sweep(base, {"links[1].rate_bps": [40e6, 50e6]}, 4)
+    executor = LocalExecutor(workers=2)
+    version = wattnet._engine.version()
+    futures = {executor.submit([(r.key, r.scenario_json, version) for r in runs[i::2]]) for i in range(2)}
+    deadline = time.monotonic() + 60
+    while len([p for p in executor._pool._processes.values() if p.is_alive()]) < 2:
+        assert time.monotonic() < deadline, "the workers did not start"
+        time.sleep(0.01)
+    # A message's length (16 MiB, more than the tasks' results together), then one byte of it.
+    os.write(executor._pool._result_queue._writer.fileno(), struct.pack("!i", 1 << 24) + b"\0")
+    return executor, futures
+
+
+def finishes_within(seconds: float, call) -> bool:
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return not thread.is_alive()
+
+
+def test_an_interrupt_ends_a_pool_whose_worker_died_sending_a_result(tmp_path):
+    executor, futures = busy_pool(tmp_path)
+    # Without killing the workers and closing the pipe, the pool's shutdown waits for ever.
+    assert finishes_within(30, lambda: executor.close(futures, abort=True)), "the aborted pool did not shut down"
+    assert all(future.done() for future in futures)
+
+
+def test_a_worker_death_the_pool_misses_is_a_lost_task(tmp_path, monkeypatch):
+    monkeypatch.setattr(executors, "DEATH_NOTICE_S", 0.5)
+    executor, futures = busy_pool(tmp_path)
+    worker = next(iter(executor._pool._processes.values()))
+    os.kill(worker.pid, signal.SIGKILL)
+    done: set = set()
+    deadline = time.monotonic() + 30
+    while not done:
+        assert time.monotonic() < deadline, "the worker's death went unnoticed"
+        done = executor.wait(futures, 0.25)
+    assert done == futures  # one death of the local pool loses every task in flight
+    for future in done:
+        with pytest.raises(WorkerLost):
+            executor.outcomes(future)
+    executor.after_loss()
 
 
 class BreakingPool:

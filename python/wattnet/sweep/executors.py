@@ -6,6 +6,7 @@ import ast
 import contextlib
 import math
 import os
+import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future
@@ -91,6 +92,7 @@ class LocalExecutor:
             raise SweepError(f"workers: a positive number of processes, not {workers!r}")
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._death_seen: float | None = None  # when a worker was first seen dead, the pool not broken
 
     def slots(self) -> int:
         return self.workers
@@ -106,12 +108,27 @@ class LocalExecutor:
                 initializer=_init_local_worker,
                 initargs=(os.getpid(),),
             )
-        return self._pool.submit(run_batch, tasks)
+            self._death_seen = None
+        if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to signal
+            return self._pool.submit(run_batch, tasks)
+        # The pool starts its workers as tasks come. One started while Ctrl-C reaches the process
+        # group would die of it, printing a traceback, before its initializer ignores it; started
+        # with SIGINT blocked, which a child inherits, it never sees it. This process still gets
+        # it: another thread takes it, or it waits until unblocked.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return self._pool.submit(run_batch, tasks)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         from concurrent.futures.process import BrokenProcessPool
 
         done, pending = wait_futures(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+        if not done and self._pool is not None and self._death_unnoticed(self._pool):
+            # The pool missed a worker's death (see _kill_workers): end the pool, which breaks it.
+            _kill_workers(self._pool)
+            done, pending = wait_futures(futures, timeout=60, return_when=FIRST_COMPLETED)
         if pending and any(isinstance(f.exception(), BrokenProcessPool) for f in done):
             # The pool is broken: every other task in it is lost or finished; collect them all.
             more, _ = wait_futures(pending, timeout=60)
@@ -127,6 +144,15 @@ class LocalExecutor:
         except BrokenProcessPool as error:
             raise WorkerLost(str(error) or "a worker process died") from None
 
+    def _death_unnoticed(self, pool: ProcessPoolExecutor) -> bool:
+        """Whether a worker has been dead for DEATH_NOTICE_S with the pool not broken."""
+        if not any(process.exitcode is not None for process in _workers(pool)):
+            self._death_seen = None
+            return False
+        if self._death_seen is None:
+            self._death_seen = time.monotonic()
+        return time.monotonic() - self._death_seen >= DEATH_NOTICE_S
+
     def after_loss(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -137,13 +163,37 @@ class LocalExecutor:
         if pool is None:
             return
         if abort:
-            kill = getattr(pool, "terminate_workers", None)  # Python 3.14
-            if kill is not None:
-                kill()
-            else:
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
+            _kill_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+# How long a dead worker may go unnoticed by its pool before the executor ends the pool itself.
+DEATH_NOTICE_S = 5.0
+
+
+def _workers(pool: ProcessPoolExecutor) -> list[Any]:
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kills the pool's workers so that the pool sees them die, whatever they were doing.
+
+    A worker killed while it sends a result leaves part of a message in the pipe the workers
+    share, and the pool's manager thread (CPython's ProcessPoolExecutor) then waits for the rest
+    forever: it never notices the death, and shutting the pool down waits for that thread.
+    Once every worker is dead, closing this process's copy of the pipe's write end, the last
+    one, turns that wait into end of file, which the pool takes as a broken pool.
+    """
+    from multiprocessing.connection import wait as wait_for_exit
+
+    workers = _workers(pool)
+    for process in workers:
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            process.kill()
+    wait_for_exit([process.sentinel for process in workers])
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 class SerialExecutor:

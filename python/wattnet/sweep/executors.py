@@ -190,7 +190,10 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
     for process in workers:
         with contextlib.suppress(ProcessLookupError, ValueError):
             process.kill()
-    wait_for_exit([process.sentinel for process in workers])
+    alive = [process.sentinel for process in workers]
+    while alive:  # wait returns as soon as one has exited
+        ended = wait_for_exit(alive)
+        alive = [sentinel for sentinel in alive if sentinel not in ended]
     writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         writer.close()

@@ -8,7 +8,9 @@ import math
 import os
 import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future
 from concurrent.futures import CancelledError as FutureCancelledError
 from concurrent.futures import wait as wait_futures
@@ -109,17 +111,8 @@ class LocalExecutor:
                 initargs=(os.getpid(),),
             )
             self._death_seen = None
-        if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to signal
-            return self._pool.submit(run_batch, tasks)
-        # The pool starts its workers as tasks come. One started while Ctrl-C reaches the process
-        # group would die of it, printing a traceback, before its initializer ignores it; started
-        # with SIGINT blocked, which a child inherits, it never sees it. This process still gets
-        # it: another thread takes it, or it waits until unblocked.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            return self._pool.submit(run_batch, tasks)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        pool = self._pool
+        return _without_interruption(lambda: pool.submit(run_batch, tasks))
 
     def wait(self, futures: set[Handle], timeout: float) -> set[Handle]:
         from concurrent.futures.process import BrokenProcessPool
@@ -165,6 +158,29 @@ class LocalExecutor:
         if abort:
             _kill_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _without_interruption(start: Callable[[], Handle]) -> Handle:
+    """``start()``, which may start worker processes, shielded from Ctrl-C.
+
+    Ctrl-C reaches the whole process group. A worker starting then would die of it, printing a
+    traceback, before its initializer ignores it; and this process, interrupted while it hands
+    a new worker its start-up data, leaves that worker reading half of it (another traceback).
+    So SIGINT is blocked meanwhile (a child inherits the mask: the workers never see it) and,
+    in this process, held and raised when ``start`` has returned.
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return start()
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            signal.raise_signal(signal.SIGINT)  # as the handler it was held from would have had it
 
 
 # How long a dead worker may go unnoticed by its pool before the executor ends the pool itself.

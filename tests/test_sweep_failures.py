@@ -29,14 +29,13 @@ from wattnet.sweep import (
     WorkersDying,
     derive_seed,
     drive,
-    executors,
     load_sweep,
     plan_sweep,
     require_done,
     run_batch,
     run_sweep,
 )
-from wattnet.sweep.executors import LocalExecutor
+from wattnet.sweep.executors import LocalExecutor, _without_interruption
 
 WATTNET = Path(sys.executable).with_name("wattnet")
 
@@ -353,7 +352,7 @@ def test_an_interrupt_ends_a_pool_whose_worker_died_sending_a_result(tmp_path):
 
 
 def test_a_worker_death_the_pool_misses_is_a_lost_task(tmp_path, monkeypatch):
-    monkeypatch.setattr(executors, "DEATH_NOTICE_S", 0.5)
+    monkeypatch.setattr(LocalExecutor, "death_notice_s", 0.5)
     executor, futures = busy_pool(tmp_path)
     worker = next(iter(executor._pool._processes.values()))
     os.kill(worker.pid, signal.SIGKILL)
@@ -367,6 +366,43 @@ def test_a_worker_death_the_pool_misses_is_a_lost_task(tmp_path, monkeypatch):
         with pytest.raises(WorkerLost):
             executor.outcomes(future)
     executor.after_loss()
+
+
+def test_ctrl_c_while_workers_start_waits_until_they_have_started():
+    # Delivered in the middle of starting, the interrupt comes only once start has returned.
+    steps = []
+
+    def start():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # time for the signal to be taken, by any thread
+        steps.append("started")
+        return "handle"
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _without_interruption(start)
+        assert steps == ["started"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        # Without an interrupt, start's result comes back.
+        assert _without_interruption(lambda: "handle") == "handle"
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_local_workers_start_with_ctrl_c_blocked(tmp_path):
+    executor = LocalExecutor(workers=1)
+    try:
+        future = executor.submit([])
+        assert future.result(timeout=60) == []
+        (worker,) = executor._pool._processes.values()
+        status = Path(f"/proc/{worker.pid}/status").read_text()
+        blocked = int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+        assert blocked & (1 << (signal.SIGINT - 1)), "a worker that starts as Ctrl-C comes would die of it"
+    finally:
+        executor.close(set())
 
 
 class BreakingPool:

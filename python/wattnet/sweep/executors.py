@@ -86,6 +86,9 @@ class LocalExecutor:
     # A run whose worker dies this many times while it runs alone is recorded as failed; one
     # death may be someone else's doing (a kill, the machine's memory).
     death_limit = 2
+    # How long a dead worker may go unnoticed by the pool before the executor ends the pool
+    # itself (see _kill_workers).
+    death_notice_s = 5.0
 
     def __init__(self, workers: int | None = None):
         if workers is None:
@@ -138,13 +141,13 @@ class LocalExecutor:
             raise WorkerLost(str(error) or "a worker process died") from None
 
     def _death_unnoticed(self, pool: ProcessPoolExecutor) -> bool:
-        """Whether a worker has been dead for DEATH_NOTICE_S with the pool not broken."""
+        """Whether a worker has been dead for ``death_notice_s`` with the pool not broken."""
         if not any(process.exitcode is not None for process in _workers(pool)):
             self._death_seen = None
             return False
         if self._death_seen is None:
             self._death_seen = time.monotonic()
-        return time.monotonic() - self._death_seen >= DEATH_NOTICE_S
+        return time.monotonic() - self._death_seen >= self.death_notice_s
 
     def after_loss(self) -> None:
         pool, self._pool = self._pool, None
@@ -181,10 +184,6 @@ def _without_interruption(start: Callable[[], Handle]) -> Handle:
         signal.signal(signal.SIGINT, previous)
         if held:
             signal.raise_signal(signal.SIGINT)  # as the handler it was held from would have had it
-
-
-# How long a dead worker may go unnoticed by its pool before the executor ends the pool itself.
-DEATH_NOTICE_S = 5.0
 
 
 def _workers(pool: ProcessPoolExecutor) -> list[Any]:
